@@ -1,0 +1,77 @@
+/** @module The normalized configuration (the only config shape the gateway core sees). */
+
+export type NamingStrategy = 'prefix-on-conflict' | 'prefix' | 'priority' | 'manual';
+export type SharingMode = 'per-session' | 'shared';
+
+export interface ToolFilter {
+  /** When set, only these (original) tool names are exposed. */
+  allow?: string[];
+  /** These (original) tool names are never exposed. */
+  deny: string[];
+  /** Original name -> exposed name. Applied after allow/deny, before the naming strategy. */
+  rename: Record<string, string>;
+}
+
+interface UpstreamCommon {
+  /** The key under `upstreams:` in the config. */
+  name: string;
+  sharing: SharingMode;
+  tools: ToolFilter;
+  /** Milliseconds a forwarded request may wait for the upstream (paused while a host answers a question). */
+  requestTimeoutMs: number;
+  /** Milliseconds allowed for connect + initialize. */
+  connectTimeoutMs: number;
+}
+
+export interface StdioUpstreamSpec extends UpstreamCommon {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute path (resolved against the config file's folder). */
+  cwd?: string;
+}
+
+export interface StreamableHttpUpstreamSpec extends UpstreamCommon {
+  kind: 'streamable-http';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface SseUpstreamSpec extends UpstreamCommon {
+  kind: 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type UpstreamSpec = StdioUpstreamSpec | StreamableHttpUpstreamSpec | SseUpstreamSpec;
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface HttpSettings {
+  /** Extra Host header values accepted besides loopback names (DNS-rebinding protection). */
+  allowedHosts: string[];
+  /** Extra Origin values accepted besides loopback origins. */
+  allowedOrigins: string[];
+  /** Maximum request body in bytes. */
+  maxBodyBytes: number;
+  /** Idle host sessions are closed after this many milliseconds (0 = never). */
+  sessionIdleTimeoutMs: number;
+}
+
+export interface NormalizedConfig {
+  /** Absolute path of the file it was read from, if any. */
+  source?: string;
+  listen: ListenAddress;
+  /** In config order (the order matters for `priority` naming). */
+  upstreams: UpstreamSpec[];
+  naming: { strategy: NamingStrategy; separator: string };
+  http: HttpSettings;
+  /** Page size for list results the gateway paginates itself. */
+  pageSize: number;
+  /** Backoff for an upstream that failed to start: first delay and cap, in milliseconds. */
+  retry: { initialDelayMs: number; maxDelayMs: number };
+}

@@ -1,0 +1,60 @@
+/** @module What the edges (HTTP, stdio, CLI) see of the gateway: host sessions over a channel, health and checks. */
+
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+
+/** How the gateway talks to one host session; implemented by each downstream edge. */
+export interface HostChannel {
+  /**
+   * Sends one message to the host. With `relatedRequestId` it belongs on the stream that answers
+   * that host request (HTTP: the POST's SSE stream); without, on the session's standalone stream
+   * (HTTP: the GET stream; stdio: stdout). A response to a host request must pass its id.
+   */
+  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
+  /** The gateway ended the session (idle timeout, shutdown): the edge forgets it. */
+  onSessionClosed?(): void;
+}
+
+export interface HostSession {
+  readonly id: string;
+  /** The revision negotiated with the host, once `initialize` has been answered. */
+  readonly protocolVersion: string | undefined;
+  /** Hands one inbound host message to the gateway. Responses to requests come back through the channel. */
+  receive(message: JsonRpcMessage): void;
+  /** Whether `id` names a server-to-client request this session sent to its host and still awaits. */
+  expectsResponse(id: JsonRpcId): boolean;
+  /** Ends the session and every upstream session opened for it. */
+  close(): Promise<void>;
+}
+
+export type UpstreamState = 'pending' | 'up' | 'down';
+
+export interface UpstreamReport {
+  name: string;
+  transport: 'stdio' | 'streamable-http' | 'sse';
+  state: UpstreamState;
+  /** Why the last attempt failed, when state is 'down'. */
+  error?: string;
+  protocolVersion?: string;
+  serverInfo?: { name?: string; version?: string };
+  capabilities?: Record<string, unknown>;
+  counts?: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  /** ISO time of the next retry while down. */
+  nextRetryAt?: string;
+}
+
+export interface HealthReport {
+  /** True once every upstream has been tried at least once. */
+  ready: boolean;
+  upstreams: UpstreamReport[];
+}
+
+export interface GatewayHandle {
+  /** Opens a host session bound to a channel. */
+  openSession(channel: HostChannel): HostSession;
+  /** Looks up a live session by id. */
+  session(id: string): HostSession | undefined;
+  /** Resolves once every upstream has been tried (successfully or not). */
+  readonly ready: Promise<void>;
+  health(): HealthReport;
+  close(): Promise<void>;
+}

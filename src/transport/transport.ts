@@ -1,0 +1,26 @@
+/** @module The transport contract the gateway core uses for upstream connections: a JSON-RPC message pipe. */
+
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+
+export interface Transport {
+  /** Opens the connection (spawns the process, opens the stream). Rejects if that fails. */
+  start(): Promise<void>;
+  /** Sends one message. Rejects with a TransportError when it cannot be delivered. */
+  send(message: JsonRpcMessage): Promise<void>;
+  close(): Promise<void>;
+  /** Tell the transport which protocol revision was negotiated (HTTP transports send it as a header). */
+  setProtocolVersion?(version: string): void;
+  onmessage?: (message: JsonRpcMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+}
+
+/** Why a send failed; `sessionExpired` means the upstream answered 404 for our session. */
+export class TransportError extends Error {
+  readonly sessionExpired: boolean;
+  constructor(message: string, options: { sessionExpired?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'TransportError';
+    this.sessionExpired = options.sessionExpired ?? false;
+  }
+}
