@@ -38,6 +38,8 @@ export interface UpstreamReport {
   serverInfo?: { name?: string; version?: string };
   capabilities?: Record<string, unknown>;
   counts?: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  /** The upstream's initialize instructions, if it gave any. */
+  instructions?: string;
   /** ISO time of the next retry while down. */
   nextRetryAt?: string;
 }

@@ -17,6 +17,8 @@ export const RpcCode = {
   RequestTimeout: -32001,
   /** Gateway-defined: the upstream is unavailable (crashed, unreachable, backing off). */
   UpstreamUnavailable: -32000,
+  /** The request was cancelled before it completed (sent so an HTTP stream can end). */
+  RequestCancelled: -32800,
 } as const;
 
 export type RpcCodeValue = (typeof RpcCode)[keyof typeof RpcCode];

@@ -1,0 +1,190 @@
+/**
+ * @module The merged catalog one host session sees: tools, prompts, resources and resource templates of
+ * every upstream, filtered, renamed and named by the configured strategy, with the route of each entry.
+ */
+
+import type { NamingStrategy, ToolFilter } from '../config/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import type { Logger } from './logger.js';
+import { applyNaming } from './naming.js';
+import type { UpstreamLink } from './upstream-link.js';
+import type { UpstreamSession } from './upstream-session.js';
+
+export type ListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+export const LIST_METHOD: Record<ListKind, string> = {
+  tools: 'tools/list',
+  prompts: 'prompts/list',
+  resources: 'resources/list',
+  resourceTemplates: 'resources/templates/list',
+};
+
+const CAPABILITY_FOR: Record<ListKind, string> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+};
+
+/** Upper bound on pages fetched from one upstream for one list (guards against cursor loops). */
+const MAX_PAGES = 1000;
+
+export interface Route {
+  link: UpstreamLink;
+  /** The name the upstream knows (tools, prompts) or the URI / URI template (resources). */
+  name: string;
+}
+
+export interface CatalogOptions {
+  naming: { strategy: NamingStrategy; separator: string };
+  logger: Logger;
+}
+
+/** Fetches every page of a list from one upstream session, cached on the session until list_changed. */
+export function fetchAll(session: UpstreamSession, kind: ListKind): Promise<JsonObject[]> {
+  const cached = session.listCache.get(kind);
+  if (cached) return cached;
+  const loading = (async () => {
+    const items: JsonObject[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const result = await session.request(LIST_METHOD[kind], cursor === undefined ? undefined : { cursor });
+      const batch = result[kind];
+      if (Array.isArray(batch)) items.push(...batch.filter(isObject));
+      cursor = result.nextCursor;
+      if (typeof cursor !== 'string' || cursor === '') break;
+    }
+    return items;
+  })();
+  session.listCache.set(kind, loading);
+  loading.catch(() => session.listCache.delete(kind));
+  return loading;
+}
+
+export function applyToolFilter(tools: JsonObject[], filter: ToolFilter): { exposedName: string; original: string; tool: JsonObject }[] {
+  const out: { exposedName: string; original: string; tool: JsonObject }[] = [];
+  for (const tool of tools) {
+    const original = tool.name;
+    if (typeof original !== 'string') continue;
+    if (filter.allow && !filter.allow.includes(original)) continue;
+    if (filter.deny.includes(original)) continue;
+    out.push({ exposedName: filter.rename[original] ?? original, original, tool });
+  }
+  return out;
+}
+
+export class Catalog {
+  #links: UpstreamLink[];
+  #options: CatalogOptions;
+  #routes: Record<ListKind, Map<string, Route>> = {
+    tools: new Map(),
+    prompts: new Map(),
+    resources: new Map(),
+    resourceTemplates: new Map(),
+  };
+
+  constructor(links: UpstreamLink[], options: CatalogOptions) {
+    this.#links = links;
+    this.#options = options;
+  }
+
+  /** Builds the merged list of one kind (and refreshes its routes). Upstreams that fail are skipped. */
+  async list(kind: ListKind): Promise<JsonObject[]> {
+    const perUpstream = await Promise.all(
+      this.#links.map(async (link) => {
+        try {
+          const session = await link.get();
+          if (!isObject(session.serverCapabilities[CAPABILITY_FOR[kind]])) return { link, items: [] as JsonObject[] };
+          return { link, items: await fetchAll(session, kind) };
+        } catch (error) {
+          this.#options.logger.log('warn', `skipping upstream '${link.spec.name}' in ${LIST_METHOD[kind]}`, { error: String(error) });
+          return { link, items: [] as JsonObject[] };
+        }
+      }),
+    );
+    if (kind === 'tools' || kind === 'prompts') return this.#named(kind, perUpstream);
+    return this.#byUri(kind, perUpstream);
+  }
+
+  /** Route of a tool or prompt by exposed name, of a resource by URI, of a template by URI template. */
+  async route(kind: ListKind, key: string): Promise<Route | undefined> {
+    const known = this.#routes[kind].get(key);
+    if (known) return known;
+    await this.list(kind);
+    return this.#routes[kind].get(key);
+  }
+
+  /** Every template route (for matching a URI against templates). */
+  async templates(): Promise<[string, Route][]> {
+    if (this.#routes.resourceTemplates.size === 0) await this.list('resourceTemplates');
+    return [...this.#routes.resourceTemplates];
+  }
+
+  #named(kind: 'tools' | 'prompts', perUpstream: { link: UpstreamLink; items: JsonObject[] }[]): JsonObject[] {
+    const entries = perUpstream.map(({ link, items }) => {
+      const named =
+        kind === 'tools'
+          ? applyToolFilter(items, link.spec.tools)
+          : items.filter((p) => typeof p.name === 'string').map((p) => ({ exposedName: p.name as string, original: p.name as string, tool: p }));
+      return { link, named };
+    });
+    const outcome = applyNaming(
+      entries.map(({ link, named }) => ({ upstream: link.spec.name, names: named.map((n) => n.exposedName) })),
+      this.#options.naming.strategy,
+      this.#options.naming.separator,
+    );
+    for (const hidden of outcome.hidden) {
+      this.#options.logger.log('warn', `hiding ${kind === 'tools' ? 'tool' : 'prompt'} '${hidden.name}' of upstream '${hidden.upstream}': ${hidden.reason}`);
+    }
+    const routes = new Map<string, Route>();
+    const list: JsonObject[] = [];
+    const byUpstream = new Map(entries.map((e) => [e.link.spec.name, e]));
+    for (const [exposedName, { upstream, name }] of outcome.exposed) {
+      const entry = byUpstream.get(upstream);
+      const item = entry?.named.find((n) => n.exposedName === name);
+      if (!entry || !item) continue;
+      routes.set(exposedName, { link: entry.link, name: item.original });
+      list.push(exposedName === item.original ? item.tool : { ...item.tool, name: exposedName });
+    }
+    this.#routes[kind] = routes;
+    return list;
+  }
+
+  #byUri(kind: 'resources' | 'resourceTemplates', perUpstream: { link: UpstreamLink; items: JsonObject[] }[]): JsonObject[] {
+    const field = kind === 'resources' ? 'uri' : 'uriTemplate';
+    const routes = new Map<string, Route>();
+    const list: JsonObject[] = [];
+    for (const { link, items } of perUpstream) {
+      for (const item of items) {
+        const key = item[field];
+        if (typeof key !== 'string') continue;
+        if (routes.has(key)) {
+          this.#options.logger.log('warn', `hiding ${field} '${key}' of upstream '${link.spec.name}': another upstream listed it first`);
+          continue;
+        }
+        routes.set(key, { link, name: key });
+        list.push(item);
+      }
+    }
+    this.#routes[kind] = routes;
+    return list;
+  }
+}
+
+/** Whether a URI matches an RFC 6570 level-1 style template (`{var}` matches one or more non-slash characters; `{+var}` anything). */
+export function matchesTemplate(template: string, uri: string): boolean {
+  let pattern = '^';
+  let last = 0;
+  for (const match of template.matchAll(/\{([+#]?)[^}]*\}/g)) {
+    pattern += escapeRegExp(template.slice(last, match.index));
+    pattern += match[1] ? '.+' : '[^/]+';
+    last = match.index + match[0].length;
+  }
+  pattern += `${escapeRegExp(template.slice(last))}$`;
+  return new RegExp(pattern).test(uri);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

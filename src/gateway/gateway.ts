@@ -1,0 +1,275 @@
+/**
+ * @module The gateway: host sessions in front of the configured upstreams, the startup probe and
+ * health, and the dispatch of what each upstream session sends back to the host session it belongs to.
+ */
+
+import { randomUUID } from 'node:crypto';
+
+import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
+import { gatewayServerCapabilities } from '../protocol/capabilities.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transport/transport.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession } from './contracts.js';
+import { GatewayError } from './errors.js';
+import { GatewayHostSession } from './host-session.js';
+import type { Logger } from './logger.js';
+import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
+import { UpstreamLink } from './upstream-link.js';
+import type { InitializeParams, PendingCall, UpstreamHandlers } from './upstream-session.js';
+import { UpstreamSession } from './upstream-session.js';
+import { UpstreamStatus } from './upstream-status.js';
+
+export interface GatewayOptions {
+  logger: Logger;
+  /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
+  openTransport: (spec: UpstreamSpec) => Transport;
+}
+
+const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
+const CACHE_KEYS: Record<string, string[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+};
+
+class Gateway implements GatewayHandle {
+  readonly ready: Promise<void>;
+  #config: NormalizedConfig;
+  #options: GatewayOptions;
+  #logger: Logger;
+  #status = new Map<string, UpstreamStatus>();
+  #shared = new Map<string, UpstreamLink>();
+  #sessions = new Map<string, GatewayHostSession>();
+  /** Which host session owns a per-session upstream session. */
+  #owners = new WeakMap<UpstreamSession, GatewayHostSession>();
+  #retryTimers = new Set<NodeJS.Timeout>();
+  #closed = false;
+
+  constructor(config: NormalizedConfig, options: GatewayOptions) {
+    this.#config = config;
+    this.#options = options;
+    this.#logger = options.logger;
+    for (const spec of config.upstreams) {
+      const status = new UpstreamStatus(spec, config.retry);
+      this.#status.set(spec.name, status);
+      if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
+    }
+    this.ready = Promise.all(config.upstreams.map((spec) => this.#tryUpstream(spec))).then(() => undefined);
+  }
+
+  openSession(channel: HostChannel): HostSession {
+    const id = randomUUID();
+    const session = new GatewayHostSession(id, channel, {
+      serverInfo: SWITCHBOARD_INFO,
+      serverCapabilities: () => this.#serverCapabilities(),
+      instructions: () => this.#instructions(),
+      pageSize: this.#config.pageSize,
+      logger: this.#logger,
+      naming: this.#config.naming,
+      links: (host) => this.#linksFor(host),
+      onClosed: (host) => {
+        this.#sessions.delete(host.id);
+        channel.onSessionClosed?.();
+      },
+    });
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  session(id: string): HostSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  health(): HealthReport {
+    const upstreams = [...this.#status.values()].map((status) => status.report);
+    return { ready: upstreams.every((report) => report.state !== 'pending'), upstreams };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#retryTimers) clearTimeout(timer);
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+    await Promise.all([...this.#shared.values()].map((link) => link.close()));
+  }
+
+  // ---- upstream sessions --------------------------------------------------------------------------
+
+  #linksFor(host: GatewayHostSession): UpstreamLink[] {
+    return this.#config.upstreams.map((spec) => {
+      const shared = this.#shared.get(spec.name);
+      if (shared) return shared;
+      const status = this.#status.get(spec.name) as UpstreamStatus;
+      return new UpstreamLink(status, () => this.#openFor(spec, host));
+    });
+  }
+
+  async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
+    const init = host.initParams;
+    if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
+    const session = await this.#connect(spec, init, (created) => this.#owners.set(created, host));
+    if (host.logLevel && isObject(session.serverCapabilities.logging)) {
+      await session.request('logging/setLevel', { level: host.logLevel }).catch(() => undefined);
+    }
+    return session;
+  }
+
+  /**
+   * A shared upstream session serves every host, so it cannot declare one host's capabilities: it
+   * declares what the gateway can relay, and each question is checked against the host it is
+   * attributed to (see README, "Sharing an upstream session").
+   */
+  #openShared(spec: UpstreamSpec): Promise<UpstreamSession> {
+    return this.#connect(spec, { protocolVersion: '2025-11-25', capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
+  }
+
+  async #connect(spec: UpstreamSpec, init: InitializeParams, adopt?: (session: UpstreamSession) => void): Promise<UpstreamSession> {
+    const status = this.#status.get(spec.name) as UpstreamStatus;
+    const session = new UpstreamSession(spec, this.#options.openTransport(spec), this.#handlers, this.#logger);
+    adopt?.(session);
+    try {
+      await session.connect(init);
+    } catch (error) {
+      await session.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#markDown(spec, reason);
+      throw error instanceof ProtocolError || error instanceof GatewayError
+        ? error
+        : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });
+    }
+    if (status.report.state !== 'up') status.succeeded(probeReportOf(session));
+    return session;
+  }
+
+  /** Startup (and retry) probe: every upstream is tried once so health and capabilities are known. */
+  async #tryUpstream(spec: UpstreamSpec): Promise<void> {
+    if (this.#closed) return;
+    const status = this.#status.get(spec.name) as UpstreamStatus;
+    try {
+      const shared = this.#shared.get(spec.name);
+      const report = shared
+        ? await shared.get().then((session) => probeReportOf(session))
+        : await probeUpstream(spec, this.#options.openTransport(spec), this.#logger);
+      status.succeeded(report);
+      this.#logger.log('info', `upstream '${spec.name}' is up`, { protocolVersion: report.protocolVersion });
+    } catch (error) {
+      if (status.report.state !== 'down') this.#markDown(spec, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  #markDown(spec: UpstreamSpec, reason: string): void {
+    const status = this.#status.get(spec.name) as UpstreamStatus;
+    const delay = status.failed(reason);
+    this.#logger.log('warn', `upstream '${spec.name}' is down: ${reason}; retrying in ${delay} ms`);
+    const timer = setTimeout(() => {
+      this.#retryTimers.delete(timer);
+      void this.#tryUpstream(spec);
+    }, delay);
+    timer.unref();
+    this.#retryTimers.add(timer);
+  }
+
+  #serverCapabilities(): JsonObject {
+    const known = [...this.#status.values()].map((s) => s.report.capabilities).filter(isObject);
+    return gatewayServerCapabilities(known);
+  }
+
+  #instructions(): string | undefined {
+    const parts = [...this.#status.values()]
+      .map((s) => ({ name: s.spec.name, text: s.report.instructions }))
+      .filter((p) => typeof p.text === 'string' && p.text.length > 0);
+    return parts.length === 0 ? undefined : parts.map((p) => `[${p.name}] ${p.text}`).join('\n\n');
+  }
+
+  // ---- what upstreams send back -------------------------------------------------------------------
+
+  #handlers: UpstreamHandlers = {
+    onRequest: (upstream, request) => this.#onUpstreamRequest(upstream, request),
+    onNotification: (upstream, message) => this.#onUpstreamNotification(upstream, message),
+    onClose: (upstream, reason) => {
+      this.#logger.log('info', `upstream session ${upstream.key} ended: ${reason}`);
+      for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream);
+    },
+  };
+
+  /** Host sessions an upstream session serves: its owner, or every host for a shared one. */
+  #hostsOf(upstream: UpstreamSession): GatewayHostSession[] {
+    const owner = this.#owners.get(upstream);
+    if (owner) return owner.closed ? [] : [owner];
+    return [...this.#sessions.values()];
+  }
+
+  /**
+   * Finds the call a question (or log line) belongs to: a call whose progress token it names, else
+   * the only call in flight. For a per-session upstream with several calls in flight, the newest.
+   */
+  #attribute(upstream: UpstreamSession, meta: unknown): { host: GatewayHostSession; call: PendingCall | undefined } | undefined {
+    const calls = upstream.pendingCalls();
+    const token = isObject(meta) ? meta.progressToken : undefined;
+    let call = token === undefined ? undefined : calls.find((c) => c.id === token);
+    if (!call && calls.length === 1) call = calls[0];
+    const owner = this.#owners.get(upstream);
+    if (owner) {
+      if (!call && calls.length > 1) call = calls[calls.length - 1];
+      return owner.closed ? undefined : { host: owner, call };
+    }
+    const host = call?.context ? this.#sessions.get(call.context.hostSessionId) : undefined;
+    return host ? { host, call } : undefined;
+  }
+
+  #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest): void {
+    if (request.method === 'ping') {
+      upstream.respond(request.id, {});
+      return;
+    }
+    const target = this.#attribute(upstream, request.params?._meta);
+    if (!target) {
+      const why = `cannot tell which host session ${request.method} from upstream '${upstream.spec.name}' belongs to`;
+      this.#logger.log('warn', why, { inFlight: upstream.pendingCalls().length });
+      upstream.respondError(request.id, new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', `Not deliverable: ${why}`).toProtocolError());
+      return;
+    }
+    target.host.deliverQuestion(upstream, request, target.call?.context?.hostRequestId, target.call?.id);
+  }
+
+  #onUpstreamNotification(upstream: UpstreamSession, message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    if (LIST_CHANGED.has(message.method)) {
+      for (const key of CACHE_KEYS[message.method] ?? []) upstream.listCache.delete(key);
+      for (const host of this.#hostsOf(upstream)) host.listChanged(message.method);
+      return;
+    }
+    switch (message.method) {
+      case 'notifications/resources/updated':
+        for (const host of this.#hostsOf(upstream)) {
+          if (typeof params.uri === 'string' && host.isSubscribed(params.uri)) host.forward(message);
+        }
+        return;
+      case 'notifications/cancelled':
+        for (const host of this.#hostsOf(upstream)) {
+          if (host.withdrawQuestion(upstream, params.requestId, params.reason)) return;
+        }
+        return;
+      case 'notifications/message': {
+        const target = this.#attribute(upstream, params._meta);
+        if (target) target.host.forward(message, relatedId(target.call));
+        else this.#logger.log('debug', `dropping a log line of shared upstream '${upstream.spec.name}' no host call explains`);
+        return;
+      }
+      default: {
+        const owner = this.#owners.get(upstream);
+        if (owner) owner.forward(message);
+        else this.#logger.log('debug', `dropping ${message.method} from shared upstream '${upstream.spec.name}'`);
+      }
+    }
+  }
+}
+
+function relatedId(call: PendingCall | undefined): JsonRpcId | undefined {
+  return call?.context?.hostRequestId;
+}
+
+export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {
+  return new Gateway(config, options);
+}

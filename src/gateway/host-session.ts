@@ -1,0 +1,460 @@
+/**
+ * @module One host session: answers initialize, serves the merged catalog, routes each call to its
+ * upstream, and relays what upstreams ask back (questions, progress, cancellation, logs, list changes).
+ */
+
+import type { NamingStrategy } from '../config/types.js';
+import { capabilityForServerRequest, upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
+import type {
+  JsonObject,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from '../protocol/jsonrpc.js';
+import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
+import { negotiateRevision } from '../protocol/revisions.js';
+import type { ListKind, Route } from './catalog.js';
+import { Catalog, matchesTemplate } from './catalog.js';
+import type { HostChannel, HostSession } from './contracts.js';
+import { GatewayError, toProtocolError } from './errors.js';
+import type { Logger } from './logger.js';
+import { paginate } from './pagination.js';
+import type { UpstreamLink } from './upstream-link.js';
+import type { UpstreamSession } from './upstream-session.js';
+import { TransportError } from '../transport/transport.js';
+
+/** What a host session needs from the gateway that owns it. */
+export interface HostSessionEnv {
+  serverInfo: JsonObject;
+  serverCapabilities(): JsonObject;
+  instructions(): string | undefined;
+  pageSize: number;
+  logger: Logger;
+  /** Creates this session's links (per-session upstreams get their own; shared ones are reused). */
+  links(session: GatewayHostSession): UpstreamLink[];
+  /** Called once the session is closed. */
+  onClosed(session: GatewayHostSession): void;
+  naming: { strategy: NamingStrategy; separator: string };
+}
+
+interface InitInfo {
+  protocolVersion: string;
+  capabilities: JsonObject;
+  clientInfo: JsonObject;
+}
+
+/** A question relayed to the host: where its answer goes. */
+interface RelayedQuestion {
+  upstream: UpstreamSession;
+  upstreamId: JsonRpcId;
+  /** The forwarded call whose timeout is paused while the host answers. */
+  pausedCallId: number | undefined;
+  relatedRequestId: JsonRpcId | undefined;
+  /** The upstream's own progress token, when the question carried one. */
+  upstreamProgressToken: unknown;
+}
+
+/** A forwarded host request still waiting for its upstream. */
+interface InFlight {
+  upstream: UpstreamSession;
+  upstreamId: number;
+}
+
+const LIST_KIND_OF: Record<string, ListKind> = {
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+};
+
+let questionCounter = 0;
+
+export class GatewayHostSession implements HostSession {
+  readonly id: string;
+  #channel: HostChannel;
+  #env: HostSessionEnv;
+  #init: InitInfo | undefined;
+  #initialized = false;
+  #closed = false;
+  #links: UpstreamLink[] = [];
+  #catalog: Catalog | undefined;
+  #questions = new Map<string, RelayedQuestion>();
+  #inFlight = new Map<string, InFlight>();
+  #subscriptions = new Set<string>();
+  #logLevel: string | undefined;
+
+  constructor(id: string, channel: HostChannel, env: HostSessionEnv) {
+    this.id = id;
+    this.#channel = channel;
+    this.#env = env;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#init?.protocolVersion;
+  }
+
+  /** Parameters for initializing an upstream on this host's behalf: its revision, its capabilities, its identity. */
+  get initParams(): InitInfo | undefined {
+    if (!this.#init) return undefined;
+    return {
+      protocolVersion: this.#init.protocolVersion,
+      capabilities: upstreamClientCapabilities(this.#init.capabilities),
+      clientInfo: this.#init.clientInfo,
+    };
+  }
+
+  get clientCapabilities(): JsonObject {
+    return this.#init?.capabilities ?? {};
+  }
+
+  get logLevel(): string | undefined {
+    return this.#logLevel;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions.has(uri);
+  }
+
+  receive(message: JsonRpcMessage): void {
+    if (this.#closed) return;
+    if ('method' in message) {
+      if ('id' in message) void this.#onRequest(message);
+      else this.#onNotification(message);
+      return;
+    }
+    this.#onResponse(message);
+  }
+
+  expectsResponse(id: JsonRpcId): boolean {
+    return typeof id === 'string' && this.#questions.has(id);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [key, flight] of this.#inFlight) {
+      flight.upstream.cancel(flight.upstreamId, 'the host session closed');
+      this.#inFlight.delete(key);
+    }
+    for (const [id, question] of this.#questions) {
+      this.#questions.delete(id);
+      this.#answerUpstreamOnAbandon(question, 'the host session closed');
+    }
+    await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));
+    this.#env.onClosed(this);
+  }
+
+  // ---- from the upstreams -------------------------------------------------------------------------
+
+  /** Relays a question an upstream asked during (or outside) one of this host's calls. */
+  deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, relatedRequestId: JsonRpcId | undefined, pausedCallId: number | undefined): void {
+    const needed = capabilityForServerRequest(request.method);
+    if (!needed) {
+      upstream.respondError(request.id, new ProtocolError(RpcCode.MethodNotFound, `Method not found: ${request.method}`));
+      return;
+    }
+    if (this.#closed || !isObject(this.clientCapabilities[needed])) {
+      const why = this.#closed ? 'the host session is closed' : `the host did not declare the ${needed} capability`;
+      this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${why}`, { session: this.id });
+      upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Cannot relay ${request.method}: ${why}`).toProtocolError());
+      return;
+    }
+    const hostId = `sb-${++questionCounter}`;
+    const params: JsonObject = { ...request.params };
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const upstreamProgressToken = meta?.progressToken;
+    if (meta && upstreamProgressToken !== undefined) params._meta = { ...meta, progressToken: hostId };
+    this.#questions.set(hostId, { upstream, upstreamId: request.id, pausedCallId, relatedRequestId, upstreamProgressToken });
+    if (pausedCallId !== undefined) upstream.pause(pausedCallId);
+    const outgoing: JsonRpcRequest = request.params === undefined
+      ? { jsonrpc: '2.0', id: hostId, method: request.method }
+      : { jsonrpc: '2.0', id: hostId, method: request.method, params };
+    this.#channel.send(outgoing, relatedRequestId);
+  }
+
+  /** The upstream withdrew a question (notifications/cancelled); tell the host. Returns whether it was ours. */
+  withdrawQuestion(upstream: UpstreamSession, upstreamId: unknown, reason: unknown): boolean {
+    for (const [hostId, question] of this.#questions) {
+      if (question.upstream !== upstream || question.upstreamId !== upstreamId) continue;
+      this.#questions.delete(hostId);
+      if (question.pausedCallId !== undefined) upstream.resume(question.pausedCallId);
+      const params: JsonObject = { requestId: hostId };
+      if (typeof reason === 'string') params.reason = reason;
+      this.#channel.send(notification('notifications/cancelled', params), question.relatedRequestId);
+      return true;
+    }
+    return false;
+  }
+
+  /** Drops questions of an upstream session that went away, telling the host they are void. */
+  upstreamClosed(upstream: UpstreamSession): void {
+    for (const [hostId, question] of this.#questions) {
+      if (question.upstream !== upstream) continue;
+      this.#questions.delete(hostId);
+      this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the upstream went away' }), question.relatedRequestId);
+    }
+  }
+
+  /** Forwards an upstream notification to this host (on the stream of the call it belongs to, if any). */
+  forward(message: JsonRpcNotification, relatedRequestId?: JsonRpcId): void {
+    if (this.#closed || !this.#initialized) return;
+    this.#channel.send(message, relatedRequestId);
+  }
+
+  /** A list of one upstream changed: the merged list may have changed too. */
+  listChanged(method: string): void {
+    this.forward(notification(method));
+  }
+
+  // ---- from the host ------------------------------------------------------------------------------
+
+  async #onRequest(request: JsonRpcRequest): Promise<void> {
+    let response: JsonRpcResponse | undefined;
+    try {
+      response = resultResponse(request.id, (await this.#dispatch(request)) ?? {});
+    } catch (error) {
+      const protocolError = toProtocolError(error);
+      if (protocolError.code === RpcCode.InternalError) {
+        this.#env.logger.log('error', `request ${request.method} failed`, { session: this.id, error: String(error) });
+      }
+      // A call the host cancelled still gets this error, so that its HTTP stream can end.
+      response = errorResponse(request.id, protocolError.toJson());
+    }
+    if (!this.#closed) this.#channel.send(response, request.id);
+  }
+
+  async #dispatch(request: JsonRpcRequest): Promise<JsonObject | undefined> {
+    const params = request.params ?? {};
+    if (request.method === 'initialize') return this.#initialize(params);
+    if (request.method === 'ping') return {};
+    if (!this.#init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
+    const listKind = LIST_KIND_OF[request.method];
+    if (listKind) return this.#list(listKind, params);
+    switch (request.method) {
+      case 'tools/call':
+        return this.#call(request, await this.#routeByName('tools', params.name, 'GW_ERR_UNKNOWN_TOOL', 'Unknown tool'), 'name');
+      case 'prompts/get':
+        return this.#call(request, await this.#routeByName('prompts', params.name, 'GW_ERR_UNKNOWN_PROMPT', 'Unknown prompt'), 'name');
+      case 'resources/read':
+        return this.#call(request, await this.#routeResource(params.uri), 'uri');
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const route = await this.#routeResource(params.uri);
+        const result = await this.#call(request, route, 'uri');
+        if (request.method === 'resources/subscribe') this.#subscriptions.add(route.name);
+        else this.#subscriptions.delete(route.name);
+        return result;
+      }
+      case 'completion/complete':
+        return this.#complete(request);
+      case 'logging/setLevel':
+        return this.#setLevel(params);
+      default:
+        throw new GatewayError('GW_ERR_METHOD_NOT_FOUND', `Method not found: ${request.method}`);
+    }
+  }
+
+  #initialize(params: JsonObject): JsonObject {
+    if (this.#init) throw new GatewayError('GW_ERR_ALREADY_INITIALIZED', 'Session already initialized');
+    const protocolVersion = negotiateRevision(params.protocolVersion);
+    this.#init = {
+      protocolVersion,
+      capabilities: isObject(params.capabilities) ? params.capabilities : {},
+      clientInfo: isObject(params.clientInfo) ? params.clientInfo : { name: 'unknown-host', version: '0' },
+    };
+    this.#links = this.#env.links(this);
+    this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
+    const result: JsonObject = {
+      protocolVersion,
+      capabilities: this.#env.serverCapabilities(),
+      serverInfo: this.#env.serverInfo,
+    };
+    const instructions = this.#env.instructions();
+    if (instructions) result.instructions = instructions;
+    return result;
+  }
+
+  async #list(kind: ListKind, params: JsonObject): Promise<JsonObject> {
+    const items = await this.#requireCatalog().list(kind);
+    const page = paginate(items, params.cursor, this.#env.pageSize);
+    const result: JsonObject = { [kind]: page.items };
+    if (page.nextCursor) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  async #routeByName(kind: 'tools' | 'prompts', name: unknown, code: 'GW_ERR_UNKNOWN_TOOL' | 'GW_ERR_UNKNOWN_PROMPT', label: string): Promise<Route> {
+    if (typeof name !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: name must be a string`);
+    const route = await this.#requireCatalog().route(kind, name);
+    if (!route) throw new GatewayError(code, `${label}: ${name}`);
+    return route;
+  }
+
+  async #routeResource(uri: unknown): Promise<Route> {
+    if (typeof uri !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: uri must be a string');
+    const catalog = this.#requireCatalog();
+    const exact = await catalog.route('resources', uri);
+    if (exact) return { link: exact.link, name: uri };
+    for (const [template, route] of await catalog.templates()) {
+      if (matchesTemplate(template, uri)) return { link: route.link, name: uri };
+    }
+    const capable = this.#links.filter((link) => isObject(link.current()?.serverCapabilities.resources));
+    if (capable.length === 1 && capable[0]) return { link: capable[0], name: uri };
+    throw new GatewayError('GW_ERR_UNKNOWN_RESOURCE', `Resource not found: ${uri}`);
+  }
+
+  async #complete(request: JsonRpcRequest): Promise<JsonObject> {
+    const params = request.params ?? {};
+    const ref = isObject(params.ref) ? params.ref : {};
+    if (ref.type === 'ref/prompt') {
+      const route = await this.#routeByName('prompts', ref.name, 'GW_ERR_UNKNOWN_PROMPT', 'Unknown prompt');
+      return (await this.#forward(request, route.link, { ...params, ref: { ...ref, name: route.name } })) ?? {};
+    }
+    if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const route = await this.#requireCatalog().route('resourceTemplates', ref.uri);
+      if (route) return (await this.#forward(request, route.link, params)) ?? {};
+      return this.#call(request, await this.#routeResource(ref.uri), 'none').then((r) => r ?? {});
+    }
+    throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: ref must be a ref/prompt or ref/resource');
+  }
+
+  async #setLevel(params: JsonObject): Promise<JsonObject> {
+    if (typeof params.level !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: level must be a string');
+    this.#logLevel = params.level;
+    await Promise.all(
+      this.#links
+        .filter((link) => link.spec.sharing === 'per-session')
+        .map(async (link) => {
+          const session = link.current();
+          if (!session || !isObject(session.serverCapabilities.logging)) return;
+          await session.request('logging/setLevel', { level: params.level }).catch((error: unknown) => {
+            this.#env.logger.log('warn', `logging/setLevel failed on upstream '${link.spec.name}'`, { error: String(error) });
+          });
+        }),
+    );
+    return {};
+  }
+
+  #call(request: JsonRpcRequest, route: Route, field: 'name' | 'uri' | 'none'): Promise<JsonObject | undefined> {
+    const params = request.params ?? {};
+    const out = field === 'none' ? params : { ...params, [field]: route.name };
+    return this.#forward(request, route.link, out);
+  }
+
+  /** Sends a host request to an upstream, with progress relayed back; one retry on a forgotten session. */
+  async #forward(request: JsonRpcRequest, link: UpstreamLink, params: JsonObject): Promise<JsonObject | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      const session = await link.get();
+      try {
+        return await this.#forwardOnce(request, session, params);
+      } catch (error) {
+        if (error instanceof TransportError && error.sessionExpired && attempt === 0) {
+          this.#env.logger.log('info', `upstream '${link.spec.name}' forgot our session; opening a new one`, { session: this.id });
+          link.discard(session);
+          continue;
+        }
+        if (error instanceof TransportError) {
+          throw new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${link.spec.name}' is unavailable: ${error.message}`, { cause: error });
+        }
+        throw error;
+      }
+    }
+  }
+
+  async #forwardOnce(request: JsonRpcRequest, session: UpstreamSession, params: JsonObject): Promise<JsonObject> {
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    const hostToken = meta?.progressToken;
+    let outParams = params;
+    if (meta && hostToken !== undefined) {
+      const { progressToken: _token, ...rest } = meta;
+      outParams = { ...params, _meta: rest };
+      if (Object.keys(rest).length === 0) delete outParams._meta;
+    }
+    const key = keyOf(request.id);
+    const promise = session.request(request.method, outParams, {
+      context: { hostSessionId: this.id, hostRequestId: request.id },
+      wantsProgress: hostToken !== undefined,
+      onProgress:
+        hostToken === undefined
+          ? undefined
+          : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
+      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId }),
+    });
+    try {
+      return await promise;
+    } finally {
+      this.#inFlight.delete(key);
+    }
+  }
+
+  #onNotification(message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    switch (message.method) {
+      case 'notifications/initialized':
+        this.#initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const key = keyOf(params.requestId as JsonRpcId);
+        const flight = this.#inFlight.get(key);
+        if (!flight) return;
+        this.#inFlight.delete(key);
+        flight.upstream.cancel(flight.upstreamId, typeof params.reason === 'string' ? params.reason : 'cancelled by the host');
+        this.#settleQuestionsOfCall(flight);
+        return;
+      }
+      case 'notifications/progress': {
+        const question = typeof params.progressToken === 'string' ? this.#questions.get(params.progressToken) : undefined;
+        if (!question || question.upstreamProgressToken === undefined) return;
+        void question.upstream.notify('notifications/progress', { ...params, progressToken: question.upstreamProgressToken }).catch(() => undefined);
+        return;
+      }
+      case 'notifications/roots/list_changed':
+        for (const link of this.#links) {
+          if (link.spec.sharing !== 'per-session') continue;
+          void link.current()?.notify('notifications/roots/list_changed').catch(() => undefined);
+        }
+        return;
+      default:
+        this.#env.logger.log('debug', `ignoring host notification ${message.method}`, { session: this.id });
+    }
+  }
+
+  #onResponse(message: JsonRpcResponse): void {
+    if (typeof message.id !== 'string') return;
+    const question = this.#questions.get(message.id);
+    if (!question) return; // the HTTP edge refuses these before they get here
+    this.#questions.delete(message.id);
+    if (question.pausedCallId !== undefined) question.upstream.resume(question.pausedCallId);
+    if (isErrorResponse(message)) question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
+    else question.upstream.respond(question.upstreamId, message.result);
+  }
+
+  /** The host cancelled a call: the questions it had asked are void too. */
+  #settleQuestionsOfCall(flight: InFlight): void {
+    for (const [hostId, question] of this.#questions) {
+      if (question.upstream !== flight.upstream || question.pausedCallId !== flight.upstreamId) continue;
+      this.#questions.delete(hostId);
+      this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the call was cancelled' }), question.relatedRequestId);
+      this.#answerUpstreamOnAbandon(question, 'the call was cancelled');
+    }
+  }
+
+  #answerUpstreamOnAbandon(question: RelayedQuestion, why: string): void {
+    question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.RequestCancelled, `Question abandoned: ${why}`));
+  }
+
+  #requireCatalog(): Catalog {
+    if (!this.#catalog) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
+    return this.#catalog;
+  }
+}
+
+function keyOf(id: JsonRpcId): string {
+  return `${typeof id}:${String(id)}`;
+}

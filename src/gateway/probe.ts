@@ -1,0 +1,66 @@
+/** @module Connects to an upstream once, reads what it offers, and disconnects (startup probe and `check`). */
+
+import type { UpstreamSpec } from '../config/types.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
+import type { Transport } from '../transport/transport.js';
+import type { ListKind } from './catalog.js';
+import { fetchAll } from './catalog.js';
+import type { UpstreamReport } from './contracts.js';
+import type { Logger } from './logger.js';
+import { UpstreamSession } from './upstream-session.js';
+
+export const SWITCHBOARD_INFO = { name: 'switchboard', version: '0.1.0' };
+
+/** What a shared upstream session is promised: everything the gateway can relay to some host. */
+export const RELAYABLE_CAPABILITIES: JsonObject = { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } };
+
+export type ProbeReport = Omit<UpstreamReport, 'name' | 'transport' | 'state'>;
+
+const COUNTED: [ListKind, string][] = [
+  ['tools', 'tools'],
+  ['resources', 'resources'],
+  ['resourceTemplates', 'resources'],
+  ['prompts', 'prompts'],
+];
+
+export async function probeUpstream(spec: UpstreamSpec, transport: Transport, logger: Logger): Promise<ProbeReport> {
+  const session = new UpstreamSession(
+    spec,
+    transport,
+    {
+      onRequest: (s, request) => (request.method === 'ping' ? s.respond(request.id, {}) : s.respondError(request.id, probeRefusal(request.method))),
+      onNotification: () => undefined,
+      onClose: () => undefined,
+    },
+    logger,
+  );
+  try {
+    await session.connect({ protocolVersion: LATEST_LEGACY_REVISION, capabilities: {}, clientInfo: SWITCHBOARD_INFO });
+    const counts = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
+    for (const [kind, capability] of COUNTED) {
+      if (!isObject(session.serverCapabilities[capability])) continue;
+      counts[kind] = (await fetchAll(session, kind).catch(() => [])).length;
+    }
+    return { ...probeReportOf(session), counts };
+  } finally {
+    await session.close();
+  }
+}
+
+function probeRefusal(method: string): ProtocolError {
+  return new ProtocolError(RpcCode.MethodNotFound, `Method not found: ${method} (switchboard probe session)`);
+}
+
+/** The report of a session that is already open (without counting its lists). */
+export function probeReportOf(session: UpstreamSession): ProbeReport {
+  const report: ProbeReport = {
+    protocolVersion: session.protocolVersion,
+    serverInfo: session.serverInfo as ProbeReport['serverInfo'],
+    capabilities: session.serverCapabilities,
+  };
+  if (session.instructions) report.instructions = session.instructions;
+  return report;
+}

@@ -1,0 +1,49 @@
+/** @module Health of one upstream: last outcome, failure count and the backoff before the next try. */
+
+import type { UpstreamSpec } from '../config/types.js';
+import type { UpstreamReport } from './contracts.js';
+
+export class UpstreamStatus {
+  readonly spec: UpstreamSpec;
+  report: UpstreamReport;
+  #failures = 0;
+  #retryAt = 0;
+  #initialDelayMs: number;
+  #maxDelayMs: number;
+
+  constructor(spec: UpstreamSpec, retry: { initialDelayMs: number; maxDelayMs: number }) {
+    this.spec = spec;
+    this.#initialDelayMs = retry.initialDelayMs;
+    this.#maxDelayMs = retry.maxDelayMs;
+    this.report = { name: spec.name, transport: spec.kind, state: 'pending' };
+  }
+
+  get tried(): boolean {
+    return this.report.state !== 'pending';
+  }
+
+  /** Milliseconds left before another connect attempt is allowed (0 = now). */
+  backoffRemaining(now = Date.now()): number {
+    return Math.max(0, this.#retryAt - now);
+  }
+
+  succeeded(details: Omit<UpstreamReport, 'name' | 'transport' | 'state'>): void {
+    this.#failures = 0;
+    this.#retryAt = 0;
+    this.report = { name: this.spec.name, transport: this.spec.kind, state: 'up', ...details };
+  }
+
+  /** Records a failed attempt; returns the delay before the next one. */
+  failed(error: string, now = Date.now()): number {
+    this.#failures += 1;
+    const delay = Math.min(this.#maxDelayMs, this.#initialDelayMs * 2 ** (this.#failures - 1));
+    this.#retryAt = now + delay;
+    this.report = {
+      ...this.report,
+      state: 'down',
+      error,
+      nextRetryAt: new Date(this.#retryAt).toISOString(),
+    };
+    return delay;
+  }
+}

@@ -1,0 +1,46 @@
+/** @module Opens the transport for an upstream spec: one SDK-backed adapter per kind of upstream. */
+
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+import type { UpstreamSpec } from '../config/types.js';
+import { perRequestSignalFetch } from './sdk/per-request-fetch.js';
+import { SdkTransportAdapter } from './sdk/sdk-adapter.js';
+import type { Transport } from './transport.js';
+
+export interface OpenOptions {
+  /** Where a stdio upstream's stderr goes: inherited (default) or dropped. */
+  stderr?: 'inherit' | 'ignore';
+}
+
+export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions = {}): Transport {
+  switch (spec.kind) {
+    case 'stdio':
+      return new SdkTransportAdapter(
+        new StdioClientTransport({
+          command: spec.command,
+          args: spec.args,
+          env: { ...getDefaultEnvironment(), ...spec.env },
+          ...(spec.cwd ? { cwd: spec.cwd } : {}),
+          stderr: options.stderr ?? 'inherit',
+        }),
+        `upstream '${spec.name}' (${spec.command})`,
+      );
+    case 'streamable-http':
+      return new SdkTransportAdapter(
+        new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),
+        `upstream '${spec.name}' (${spec.url})`,
+      );
+    case 'sse':
+      return new SdkTransportAdapter(
+        new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),
+        `upstream '${spec.name}' (${spec.url})`,
+      );
+    default:
+      return assertNever(spec);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown upstream kind: ${JSON.stringify(value)}`);
+}
