@@ -154,7 +154,8 @@ class Gateway implements GatewayHandle {
       status.succeeded(report);
       this.#logger.log('info', `upstream '${spec.name}' is up`, { protocolVersion: report.protocolVersion });
     } catch (error) {
-      if (status.report.state !== 'down') this.#markDown(spec, error instanceof Error ? error.message : String(error));
+      // A shared link's failed connect has already been recorded (and rescheduled) by #connect.
+      if (!this.#shared.has(spec.name)) this.#markDown(spec, error instanceof Error ? error.message : String(error));
     }
   }
 

@@ -1,0 +1,91 @@
+/** @module A scriptable raw JSON-RPC MCP server over an in-memory transport, for gateway unit tests. */
+
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { createLinkedPair } from '../../transport/memory/linked-pair.js';
+import type { Transport } from '../../transport/transport.js';
+
+export type ToolHandler = (call: JsonRpcRequest, server: FakeUpstream) => Promise<JsonObject> | JsonObject;
+
+/** One upstream server process, as seen through one connection. */
+export class FakeUpstream {
+  readonly received: JsonRpcMessage[] = [];
+  initializeParams: JsonObject | undefined;
+  #transport: Transport;
+  #tools: Map<string, ToolHandler>;
+  #nextId = 1;
+  #waiting = new Map<number | string, (message: JsonRpcMessage) => void>();
+
+  constructor(transport: Transport, tools: Map<string, ToolHandler>) {
+    this.#transport = transport;
+    this.#tools = tools;
+    transport.onmessage = (message) => void this.#onMessage(message);
+  }
+
+  /** Sends a request to the client (the gateway) and resolves with its response. */
+  ask(method: string, params: JsonObject): Promise<JsonRpcMessage> {
+    const id = `up-${this.#nextId++}`;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      void this.#transport.send({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.#transport.send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method });
+  }
+
+  /** Simulates a crash: the connection drops. */
+  crash(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  async #onMessage(message: JsonRpcMessage): Promise<void> {
+    this.received.push(message);
+    if (!('method' in message)) {
+      const resolve = this.#waiting.get(message.id ?? '');
+      if (resolve && message.id !== null) {
+        this.#waiting.delete(message.id);
+        resolve(message);
+      }
+      return;
+    }
+    if (!('id' in message)) return;
+    const reply = (result: JsonObject) => this.#transport.send({ jsonrpc: '2.0', id: message.id, result }).catch(() => undefined);
+    switch (message.method) {
+      case 'initialize':
+        this.initializeParams = message.params;
+        await reply({
+          protocolVersion: message.params?.protocolVersion ?? '2025-11-25',
+          capabilities: { tools: { listChanged: true }, logging: {} },
+          serverInfo: { name: 'fake', version: '1' },
+        });
+        return;
+      case 'tools/list':
+        await reply({ tools: [...this.#tools.keys()].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+        return;
+      case 'tools/call': {
+        const handler = this.#tools.get(String(message.params?.name));
+        if (!handler) {
+          await this.#transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'Unknown tool' } });
+          return;
+        }
+        const result = await handler(message, this);
+        await reply(result);
+        return;
+      }
+      default:
+        await this.#transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+    }
+  }
+}
+
+/** A transport factory that starts a new FakeUpstream per connection (like spawning a process). */
+export function fakeUpstreamFactory(tools: Record<string, ToolHandler>) {
+  const servers: FakeUpstream[] = [];
+  const open = (): Transport => {
+    const [client, server] = createLinkedPair();
+    servers.push(new FakeUpstream(server, new Map(Object.entries(tools))));
+    return client;
+  };
+  return { open, servers };
+}
