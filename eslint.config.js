@@ -20,12 +20,14 @@ export default tseslint.config(
   },
   {
     files: ['src/protocol/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...sdkAndHttp, { group: ['node:*', '../*'], message: 'protocol/ is pure: no I/O and no other layer.' }] }],
     },
   },
   {
     files: ['src/gateway/**/*.ts', 'src/config/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...sdkAndHttp, { group: ['node:http', 'node:https', 'node:net', '../http/*', '../cli/*'], message: 'the core does not reach the edges.' }] }],
     },

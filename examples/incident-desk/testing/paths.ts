@@ -1,0 +1,6 @@
+/** @module incident-desk/testing/paths: where the tests find the `incident-desk` command and the shared wire vector. */
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const INCIDENT_DESK_BIN = fileURLToPath(new URL('../../../bin/incident-desk.mjs', import.meta.url));
+export const RESTART_VECTOR_PATH = '/work/shared/vectors/incident-desk-restart.json';
