@@ -1,0 +1,27 @@
+/** @module Keeps docs/errors.md and the error catalogue in step, and pins each code's JSON-RPC mapping. */
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { ProtocolError } from '../protocol/errors.js';
+import { GatewayError, GatewayErrorCode, RPC_CODE_FOR, toProtocolError } from './errors.js';
+
+const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+
+test('docs/errors.md documents exactly the codes of the catalogue, with the same JSON-RPC code', () => {
+  const documented = [...doc.matchAll(/<a id="(GW_[A-Z_]+)"><\/a>`\1` \| (-?\d+) \|/g)].map((m) => [m[1], Number(m[2])]);
+  const catalogue = Object.keys(GatewayErrorCode).map((code) => [code, RPC_CODE_FOR[code as keyof typeof GatewayErrorCode]]);
+  assert.deepEqual(documented.sort(), catalogue.sort());
+});
+
+test('a gateway error reaches the wire with its JSON-RPC code and its catalogue name', () => {
+  const wire = new GatewayError('GW_ERR_UNKNOWN_TOOL', 'Unknown tool: x').toProtocolError().toJson();
+  assert.deepEqual(wire, { code: -32602, message: 'Unknown tool: x', data: { reason: 'GW_ERR_UNKNOWN_TOOL' } });
+});
+
+test('an upstream error is relayed unchanged and anything else becomes an internal error', () => {
+  const upstream = new ProtocolError(-32042, 'URL elicitation required', { elicitations: [] });
+  assert.equal(toProtocolError(upstream), upstream);
+  assert.equal(toProtocolError(new Error('boom')).code, -32603);
+});

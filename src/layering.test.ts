@@ -1,0 +1,58 @@
+/** @module Enforces the layering: the core (protocol, gateway, config) never imports the SDK, an HTTP framework or the edges. */
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const src = fileURLToPath(new URL('.', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return sources(path);
+    return entry.endsWith('.ts') && !entry.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? '',
+  );
+}
+
+const SDK_OR_FRAMEWORK = /^(@modelcontextprotocol\/|hono$|hono\/|@hono\/)/;
+
+const rules: { layer: string; forbidden: RegExp; why: string }[] = [
+  { layer: 'protocol', forbidden: /^(node:|@|\.\.\/|[a-z])/, why: 'protocol/ is pure: no I/O, no packages, no other layer' },
+  { layer: 'gateway', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(http|https|net)$|^\\.\\.\\/(http|cli)\\/`), why: 'the gateway core stays free of SDK and HTTP types' },
+  { layer: 'config', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(http|cli|gateway)\\/`), why: 'config is read by the core and must not depend on edges' },
+];
+
+for (const rule of rules) {
+  test(`${rule.layer}/ imports nothing it must not (${rule.why})`, () => {
+    const offending: string[] = [];
+    for (const file of sources(join(src, rule.layer))) {
+      for (const spec of imports(file)) {
+        if (rule.forbidden.test(spec) && !(rule.layer === 'protocol' && spec.startsWith('./'))) {
+          offending.push(`${relative(src, file)} imports ${spec}`);
+        }
+      }
+    }
+    assert.deepEqual(offending, []);
+  });
+}
+
+test('the import scanner sees every import form (so the rules above cannot pass vacuously)', () => {
+  const core = sources(join(src, 'gateway')).flatMap(imports);
+  assert.ok(core.includes('../protocol/jsonrpc.js'));
+  assert.ok(sources(join(src, 'transport')).flatMap(imports).some((spec) => spec.startsWith('@modelcontextprotocol/')));
+});
+
+test('nobody switches the layering lint rule off', () => {
+  const all = sources(src).concat(readdirSync(src, { recursive: true }).map(String).filter((f) => f.endsWith('.test.ts')).map((f) => join(src, f)));
+  const disabled = all.filter((file) => /eslint-disable[^\n]*no-restricted-imports/.test(readFileSync(file, 'utf8')) && !file.endsWith('layering.test.ts'));
+  assert.deepEqual(disabled.map((f) => relative(src, f)), []);
+});
