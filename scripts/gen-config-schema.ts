@@ -1,4 +1,4 @@
-// Writes schema/config.json from the zod config schema (`npm run gen`); a unit test fails when the two drift apart.
+/** @module Writes schema/config.json from the zod config schema (`npm run gen`); a unit test fails when the two drift apart. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

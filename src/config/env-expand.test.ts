@@ -1,0 +1,70 @@
+/** @module Tests of ${VAR} expansion. */
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { expandConfigVariables, expandVariables } from './env-expand.js';
+
+const ENV = { HOST: 'example.test', TOKEN: 's3cret', EMPTY: '' };
+
+describe('expandVariables', () => {
+  const good: [string, string][] = [
+    ['plain', 'plain'],
+    ['${HOST}', 'example.test'],
+    ['https://${HOST}/mcp?t=${TOKEN}', 'https://example.test/mcp?t=s3cret'],
+    ['[${EMPTY}]', '[]'],
+    ['$HOST and $ alone stay', '$HOST and $ alone stay'],
+    ['$${HOST}', '${HOST}'],
+    ['$$${HOST}', '$${HOST}'], // read left to right: "$", then the escape "$${"
+    ['cost: $$5', 'cost: $$5'],
+  ];
+  for (const [input, output] of good) {
+    test(`${JSON.stringify(input)} -> ${JSON.stringify(output)}`, () => assert.equal(expandVariables(input, ENV), output));
+  }
+
+  const bad: [string, string][] = [
+    ['${MISSING}', 'uses environment variable MISSING, which is not set'],
+    ['${}', 'has a bad variable reference "${}" (expected ${NAME}, NAME of letters, digits and _)'],
+    ['${1X}', 'has a bad variable reference "${1X}" (expected ${NAME}, NAME of letters, digits and _)'],
+    ['${HOST:-x}', 'has a bad variable reference "${HOST:-x}" (expected ${NAME}, NAME of letters, digits and _)'],
+    ['abc ${HOST', 'has an unclosed "${" (write $${ for a literal "${")'],
+  ];
+  for (const [input, message] of bad) {
+    test(`${JSON.stringify(input)} is rejected`, () => assert.throws(() => expandVariables(input, ENV), { message }));
+  }
+});
+
+describe('expandConfigVariables', () => {
+  test('expands url, args, env and headers of every upstream, in place', () => {
+    const raw = {
+      listen: '${HOST}:1',
+      upstreams: {
+        a: { command: '${HOST}', args: ['--h=${HOST}', 7], env: { T: '${TOKEN}' }, cwd: '${HOST}' },
+        b: { url: 'http://${HOST}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+      },
+    };
+    assert.deepEqual(expandConfigVariables(raw, ENV), []);
+    assert.deepEqual(raw, {
+      listen: '${HOST}:1',
+      upstreams: {
+        a: { command: '${HOST}', args: ['--h=example.test', 7], env: { T: 's3cret' }, cwd: '${HOST}' },
+        b: { url: 'http://example.test/mcp', headers: { Authorization: 'Bearer s3cret' } },
+      },
+    });
+  });
+
+  test('reports every failure with its path and leaves the value as it was', () => {
+    const raw = { upstreams: { a: { args: ['${X}'], env: { K: '${Y}' } }, b: { url: '${Z}' } } };
+    assert.deepEqual(expandConfigVariables(raw, ENV), [
+      { path: ['upstreams', 'a', 'args', 0], message: 'uses environment variable X, which is not set' },
+      { path: ['upstreams', 'a', 'env', 'K'], message: 'uses environment variable Y, which is not set' },
+      { path: ['upstreams', 'b', 'url'], message: 'uses environment variable Z, which is not set' },
+    ]);
+    assert.equal(raw.upstreams.b.url, '${Z}');
+  });
+
+  test('ignores shapes the schema will reject anyway', () => {
+    for (const raw of [null, 'text', { upstreams: [] }, { upstreams: { a: null, b: { args: 'x', env: ['${X}'] } } }]) {
+      assert.deepEqual(expandConfigVariables(raw, ENV), []);
+    }
+  });
+});

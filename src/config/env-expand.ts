@@ -1,0 +1,64 @@
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url). */
+
+/** Where expansion failed: the config path of the string and what is wrong. */
+export interface ExpansionProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const REFERENCE_RE = /\$\$\{|\$\{([^}]*)\}?/g;
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Replaces each `${NAME}` with the variable's value; `$${` stands for a literal `${`.
+ * A set-but-empty variable expands to "". Throws an Error naming an unset variable or a malformed reference.
+ */
+export function expandVariables(text: string, env: Environment): string {
+  return text.replace(REFERENCE_RE, (whole, name: string | undefined) => {
+    if (whole === '$${') return '${';
+    if (!whole.endsWith('}')) throw new Error(`has an unclosed "\${" (write $\${ for a literal "\${")`);
+    if (name === undefined || !NAME_RE.test(name)) {
+      throw new Error(`has a bad variable reference ${JSON.stringify(whole)} (expected \${NAME}, NAME of letters, digits and _)`);
+    }
+    const value = env[name];
+    if (value === undefined) throw new Error(`uses environment variable ${name}, which is not set`);
+    return value;
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
+ * `upstreams.*.args`, and the string values of `upstreams.*.env` and `upstreams.*.headers`.
+ * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
+ */
+export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
+  const problems: ExpansionProblem[] = [];
+  const expandAt = (holder: Record<string | number, unknown>, key: string | number, path: (string | number)[]): void => {
+    const value = holder[key];
+    if (typeof value !== 'string') return;
+    try {
+      holder[key] = expandVariables(value, env);
+    } catch (error) {
+      problems.push({ path: [...path, key], message: (error as Error).message });
+    }
+  };
+  if (!isPlainObject(raw) || !isPlainObject(raw['upstreams'])) return problems;
+  for (const [name, upstream] of Object.entries(raw['upstreams'])) {
+    if (!isPlainObject(upstream)) continue;
+    const base = ['upstreams', name];
+    expandAt(upstream, 'url', base);
+    const args = upstream['args'];
+    if (Array.isArray(args)) args.forEach((_, index) => expandAt(args as unknown[] as Record<number, unknown>, index, [...base, 'args']));
+    for (const mapKey of ['env', 'headers']) {
+      const map = upstream[mapKey];
+      if (isPlainObject(map)) for (const key of Object.keys(map)) expandAt(map, key, [...base, mapKey]);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,79 @@
+/** @module Turning zod issues into config problems: a path and a short phrase that reads well after it. */
+
+import type { z } from 'zod';
+import { valueAt } from './config-path.js';
+import { describeValue } from './describe-value.js';
+import type { ConfigPath } from './config-path.js';
+import { allowedKeysAt, closestKey } from './schema-keys.js';
+
+export interface ConfigProblem {
+  path: ConfigPath;
+  message: string;
+}
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a map',
+  record: 'a map',
+};
+
+function typeMessage(expected: string, value: unknown): string {
+  if (value === undefined) return 'is required';
+  const quoteHint = expected === 'string' && (typeof value === 'number' || typeof value === 'boolean') ? `; quote it: "${String(value)}"` : '';
+  return `must be ${EXPECTED[expected] ?? expected} (got ${describeValue(value)}${quoteHint})`;
+}
+
+function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {
+  const small = issue.code === 'too_small';
+  const limit = small ? (issue as z.core.$ZodIssueTooSmall).minimum : (issue as z.core.$ZodIssueTooBig).maximum;
+  const inclusive = issue.inclusive !== false;
+  if (issue.origin === 'string' && small && Number(limit) <= 1) return 'must not be empty';
+  if (issue.origin === 'array') return `must have ${small ? 'at least' : 'at most'} ${String(limit)} entries`;
+  const relation = small ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'less than';
+  return `must be ${relation} ${String(limit)} (got ${describeValue(value)})`;
+}
+
+/** One problem per zod issue (one per key for unknown keys), with `data` the validated input. */
+export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], data: unknown, schema: z.ZodType): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const issue of issues) {
+    const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+    const value = valueAt(data, path);
+    switch (issue.code) {
+      case 'unrecognized_keys': {
+        const allowed = allowedKeysAt(schema, path);
+        for (const key of issue.keys) {
+          const guess = closestKey(key, allowed);
+          const hint = guess !== undefined ? `did you mean ${guess}?` : `allowed: ${allowed.join(', ')}`;
+          problems.push({ path: [...path, key], message: `unknown key (${hint})` });
+        }
+        break;
+      }
+      case 'invalid_type':
+        problems.push({ path, message: typeMessage(issue.expected, value) });
+        break;
+      case 'invalid_value':
+        problems.push({ path, message: `must be one of ${issue.values.map(String).join(', ')} (got ${describeValue(value)})` });
+        break;
+      case 'too_small':
+      case 'too_big':
+        problems.push({ path, message: boundMessage(issue, value) });
+        break;
+      case 'invalid_key':
+        // The path ends with the key itself; the key schema's own message says what is wrong.
+        problems.push({ path, message: issue.issues[0]?.message ?? 'is not an allowed key' });
+        break;
+      case 'invalid_format':
+      case 'invalid_union':
+        problems.push({ path, message: value === undefined ? issue.message : `${issue.message} (got ${describeValue(value)})` });
+        break;
+      default:
+        problems.push({ path, message: issue.message });
+    }
+  }
+  return problems;
+}

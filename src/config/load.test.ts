@@ -1,0 +1,388 @@
+/** @module Tests of loading config files: one-line errors that point at the right line, and the bundled switchboard.yaml. */
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, parseConfigText } from './load.js';
+
+/** Lines joined with "\n", so each case shows plainly which line is which. */
+const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
+
+const BAD_CASES: { name: string; text: string; message: string }[] = [
+  {
+    name: 'wrong enum value',
+    text: yaml('listen: 127.0.0.1:3939', 'upstreams:', '  desk:', '    command: node', '', '    # how connections are shared', '    sharing: sometimes'),
+    message: 'bad.yaml:7: upstreams.desk.sharing: must be one of per-session, shared (got "sometimes")',
+  },
+  {
+    name: 'empty enum value',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    sharing:'),
+    message: 'bad.yaml:4: upstreams.desk.sharing: must be one of per-session, shared (got an empty value)',
+  },
+  {
+    name: 'unknown key with a close match',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    sharng: shared'),
+    message: 'bad.yaml:4: upstreams.desk.sharng: unknown key (did you mean sharing?)',
+  },
+  {
+    name: 'unknown top-level key without a close match',
+    text: yaml('upstreams:', '  desk: { command: node }', 'frobnicate: true'),
+    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry)',
+  },
+  {
+    name: 'missing upstreams',
+    text: yaml('# no upstreams at all', 'listen: 127.0.0.1:3939'),
+    message: 'bad.yaml:2: upstreams: is required',
+  },
+  {
+    name: 'empty upstreams map',
+    text: yaml('upstreams: {}'),
+    message: 'bad.yaml:1: upstreams: must list at least one upstream',
+  },
+  {
+    name: 'upstreams is a list',
+    text: yaml('upstreams:', '  - command: node'),
+    message: 'bad.yaml:1: upstreams: must be a map (got a list)',
+  },
+  {
+    name: 'empty file',
+    text: yaml('# nothing here'),
+    message: 'bad.yaml:1: the file is empty (it needs at least an upstreams: map)',
+  },
+  {
+    name: 'bad upstream name',
+    text: yaml('upstreams:', '  desk: { command: node }', '  "my desk": { command: node }'),
+    message: 'bad.yaml:3: upstreams."my desk": is not a valid upstream name (letters, digits, _ and -, starting with a letter or digit)',
+  },
+  {
+    name: 'url with a scheme other than http(s)',
+    text: yaml('upstreams:', '  remote:', '    url: ftp://127.0.0.1/mcp'),
+    message: 'bad.yaml:3: upstreams.remote.url: must be an http:// or https:// URL (got "ftp://127.0.0.1/mcp")',
+  },
+  {
+    name: 'url that is not a URL',
+    text: yaml('upstreams:', '  remote:', '    url: localhost:4000'),
+    message: 'bad.yaml:3: upstreams.remote.url: must be an http:// or https:// URL (got "localhost:4000")',
+  },
+  {
+    name: 'command and url together',
+    text: yaml('upstreams:', '  desk: { command: node }', '  both:', '    command: node', '    url: http://127.0.0.1:4000/mcp'),
+    message: 'bad.yaml:3: upstreams.both: has both command and url (use command for a stdio upstream or url for an HTTP one)',
+  },
+  {
+    name: 'neither command nor url',
+    text: yaml('upstreams:', '  desk:', '    sharing: shared'),
+    message: 'bad.yaml:2: upstreams.desk: needs command (stdio) or url (streamable-http, sse)',
+  },
+  {
+    name: 'transport sse with command',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    transport: sse'),
+    message: 'bad.yaml:4: upstreams.desk.transport: is sse, which needs url instead of command',
+  },
+  {
+    name: 'transport stdio with url',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    transport: stdio'),
+    message: 'bad.yaml:4: upstreams.remote.transport: is stdio, which needs command instead of url',
+  },
+  {
+    name: 'unknown transport',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    transport: websocket'),
+    message: 'bad.yaml:4: upstreams.remote.transport: must be one of stdio, streamable-http, sse (got "websocket")',
+  },
+  {
+    name: 'headers on a stdio upstream',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    headers: { X-Key: abc }'),
+    message: 'bad.yaml:4: upstreams.desk.headers: only applies to HTTP upstreams (with url)',
+  },
+  {
+    name: 'cwd on an HTTP upstream',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    cwd: .'),
+    message: 'bad.yaml:4: upstreams.remote.cwd: only applies to stdio upstreams (with command)',
+  },
+  {
+    name: 'bad duration string',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    timeout: 5 minutes'),
+    message: 'bad.yaml:4: upstreams.desk.timeout: must be a duration like 500ms, 30s, 5m or 1h (got "5 minutes")',
+  },
+  {
+    name: 'fractional milliseconds',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    connectTimeout: 1.5'),
+    message: 'bad.yaml:4: upstreams.desk.connectTimeout: must be a whole number of milliseconds from 0 to 2147483647 (got 1.5)',
+  },
+  {
+    name: 'zero request timeout',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    timeout: 0s'),
+    message: 'bad.yaml:4: upstreams.desk.timeout: must be more than 0 (got "0s")',
+  },
+  {
+    name: 'duration beyond what timers can wait',
+    text: yaml('http:', '  sessionIdleTimeout: 1000h', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:2: http.sessionIdleTimeout: must be at most 2147483647ms, about 24.8 days (got "1000h")',
+  },
+  {
+    name: 'bad size',
+    text: yaml('http:', '  maxBodySize: 4 megs', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:2: http.maxBodySize: must be a size like 512kb, 4mb or 1gb (got "4 megs")',
+  },
+  {
+    name: 'retry delays the wrong way round',
+    text: yaml('upstreams:', '  desk: { command: node }', 'retry:', '  initialDelay: 2m', '  maxDelay: 1m'),
+    message: 'bad.yaml:4: retry.initialDelay: must not be longer than maxDelay (120000ms > 60000ms)',
+  },
+  {
+    name: 'listen without a port',
+    text: yaml('listen: localhost', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:1: listen: invalid listen address "localhost": no port (use HOST:PORT, [IPv6]:PORT or :PORT)',
+  },
+  {
+    name: 'listen port out of range',
+    text: yaml('upstreams:', '  desk: { command: node }', 'listen: 0.0.0.0:70000'),
+    message: 'bad.yaml:3: listen: invalid listen address "0.0.0.0:70000": port must be a number from 0 to 65535 (got "70000")',
+  },
+  {
+    name: 'YAML syntax error',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    args: [a, b', 'pageSize: 10'),
+    message: 'bad.yaml:5: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+  },
+  {
+    name: 'two YAML documents',
+    text: yaml('upstreams:', '  desk: { command: node }', '---', 'pageSize: 10'),
+    message: 'bad.yaml:3: invalid YAML: the file must hold a single YAML document (found another after ---)',
+  },
+  {
+    name: 'unquoted IPv6 listen address',
+    text: yaml('listen: [::1]:3939', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:1: invalid YAML: Unexpected scalar at node end (quote an IPv6 listen address: "[::1]:3939")',
+  },
+  {
+    name: 'a scalar instead of a map',
+    text: yaml('just some text'),
+    message: 'bad.yaml:1: (top level): must be a map (got "just some text")',
+  },
+  {
+    name: 'duplicate key',
+    text: yaml('upstreams:', '  desk: { command: node }', '  desk: { command: node }'),
+    message: 'bad.yaml:3: invalid YAML: Map keys must be unique',
+  },
+  {
+    name: 'unset ${VAR} in a header',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    headers:', '      Authorization: Bearer ${NO_SUCH_TOKEN}'),
+    message: 'bad.yaml:5: upstreams.remote.headers.Authorization: uses environment variable NO_SUCH_TOKEN, which is not set',
+  },
+  {
+    name: 'unset ${VAR} in a url',
+    text: yaml('upstreams:', '  remote:', '    url: http://${NO_SUCH_HOST}/mcp'),
+    message: 'bad.yaml:3: upstreams.remote.url: uses environment variable NO_SUCH_HOST, which is not set',
+  },
+  {
+    name: 'malformed ${...} in args',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    args:', '      - ok', '      - ${not a name}'),
+    message: 'bad.yaml:6: upstreams.desk.args[1]: has a bad variable reference "${not a name}" (expected ${NAME}, NAME of letters, digits and _)',
+  },
+  {
+    name: 'number where a string is needed',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    env: { PORT: 8080 }'),
+    message: 'bad.yaml:4: upstreams.desk.env.PORT: must be a string (got 8080; quote it: "8080")',
+  },
+  {
+    name: 'separator with a character tool names do not allow',
+    text: yaml('naming:', '  separator: "::"', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:2: naming.separator: must be one or more of the characters _ - . (got "::")',
+  },
+  {
+    name: 'empty separator',
+    text: yaml('naming:', '  separator: ""', 'upstreams:', '  desk: { command: node }'),
+    message: 'bad.yaml:2: naming.separator: must be one or more of the characters _ - . (got "")',
+  },
+  {
+    name: 'rename onto a name another allowed tool keeps',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    tools:', '      allow: [search, find]', '      rename:', '        search: find'),
+    message: 'bad.yaml:7: upstreams.desk.tools.rename.search: "find" is already the exposed name of tool "find"',
+  },
+  {
+    name: 'two renames onto the same name',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    tools:', '      rename:', '        search: lookup', '        find: lookup'),
+    message: 'bad.yaml:7: upstreams.desk.tools.rename.find: "lookup" is already the exposed name of tool "search"',
+  },
+  {
+    name: 'rename target that is not a valid tool name',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    tools:', '      rename: { search: "look up" }'),
+    message: 'bad.yaml:5: upstreams.desk.tools.rename.search: must be a tool name of 1 to 128 letters, digits, _, - or . (got "look up")',
+  },
+  {
+    name: 'rename of a tool outside allow',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    tools:', '      allow: [search]', '      rename: { find: lookup }'),
+    message: 'bad.yaml:6: upstreams.desk.tools.rename.find: renames "find", which is not in tools.allow',
+  },
+  {
+    name: 'tool both allowed and denied',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    tools:', '      allow: [search]', '      deny:', '        - search'),
+    message: 'bad.yaml:7: upstreams.desk.tools.deny[0]: "search" is also in tools.allow (list it in one or the other)',
+  },
+  {
+    name: 'pageSize below 1',
+    text: yaml('upstreams:', '  desk: { command: node }', 'pageSize: 0'),
+    message: 'bad.yaml:3: pageSize: must be at least 1 (got 0)',
+  },
+  {
+    name: 'the earliest problem in the file wins',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    sharing: sometimes', 'listen: nowhere'),
+    message: 'bad.yaml:4: upstreams.desk.sharing: must be one of per-session, shared (got "sometimes")',
+  },
+  {
+    name: 'a problem inside an alias points at the alias',
+    text: yaml('upstreams:', '  desk: &base { command: node, sharing: sometimes }', '  copy: *base'),
+    message: 'bad.yaml:2: upstreams.desk.sharing: must be one of per-session, shared (got "sometimes")',
+  },
+];
+
+describe('parseConfigText: bad configs give one line that points at the problem', () => {
+  for (const { name, text, message } of BAD_CASES) {
+    test(name, () => {
+      assert.throws(
+        () => parseConfigText(text, 'bad.yaml', { env: {} }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError, `not a ConfigError: ${String(error)}`);
+          assert.equal(error.message, message);
+          assert.doesNotMatch(error.message, /\n/);
+          return true;
+        },
+      );
+    });
+  }
+});
+
+describe('parseConfigText', () => {
+  test('ConfigError exposes its parts', () => {
+    const error = (() => {
+      try {
+        parseConfigText(yaml('upstreams:', '  desk: { command: node, sharing: x }'), 'conf/sb.yaml', { env: {} });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.name, 'ConfigError');
+    assert.equal(error.file, 'conf/sb.yaml');
+    assert.equal(error.line, 2);
+    assert.equal(error.path, 'upstreams.desk.sharing');
+    assert.equal(error.reason, 'must be one of per-session, shared (got "x")');
+  });
+
+  test('relative cwd is resolved against the config folder, not the working directory', () => {
+    const config = parseConfigText(yaml('upstreams:', '  desk: { command: node, cwd: ../tools }'), '/srv/switchboard/conf/sb.yaml', { env: {} });
+    assert.equal(config.source, '/srv/switchboard/conf/sb.yaml');
+    const [desk] = config.upstreams;
+    assert.equal(desk?.kind, 'stdio');
+    assert.equal(desk.kind === 'stdio' ? desk.cwd : undefined, '/srv/switchboard/tools');
+  });
+
+  test('args are not resolved, and ${VAR} is not expanded outside env, headers, args and url', () => {
+    const config = parseConfigText(
+      yaml('upstreams:', '  desk:', '    command: ${TOOL}', '    args: [./x.js, "${TOOL}"]', '    cwd: ${TOOL}'),
+      '/cfg/sb.yaml',
+      { env: { TOOL: 'node' } },
+    );
+    const [desk] = config.upstreams;
+    assert.ok(desk?.kind === 'stdio');
+    assert.equal(desk.command, '${TOOL}');
+    assert.deepEqual(desk.args, ['./x.js', 'node']);
+    assert.equal(desk.cwd, '/cfg/${TOOL}');
+  });
+
+  test('${VAR} reads process.env by default', () => {
+    const key = 'SWITCHBOARD_CONFIG_TEST_HOST';
+    process.env[key] = '127.0.0.1:4555';
+    try {
+      const config = parseConfigText(yaml('upstreams:', `  remote: { url: "http://\${${key}}/mcp" }`), 'sb.yaml');
+      assert.equal(config.upstreams[0]?.kind === 'streamable-http' ? config.upstreams[0].url : undefined, 'http://127.0.0.1:4555/mcp');
+    } finally {
+      delete process.env[key];
+    }
+  });
+
+  test('listen accepts :PORT and a quoted [IPv6]:PORT as plain YAML scalars', () => {
+    const listenOf = (line: string) => parseConfigText(yaml(line, 'upstreams:', '  desk: { command: node }'), '/cfg/sb.yaml', { env: {} }).listen;
+    assert.deepEqual(listenOf('listen: :4000'), { host: '127.0.0.1', port: 4000 });
+    assert.deepEqual(listenOf('listen: "[::1]:4000"'), { host: '::1', port: 4000 });
+    assert.deepEqual(listenOf('listen: 0.0.0.0:0'), { host: '0.0.0.0', port: 0 });
+  });
+
+  test('defaults fill every optional key', () => {
+    const config = parseConfigText(yaml('upstreams:', '  remote: { url: "https://mcp.example.test/mcp" }'), '/cfg/sb.yaml', { env: {} });
+    assert.deepEqual(config, {
+      source: '/cfg/sb.yaml',
+      listen: { host: '127.0.0.1', port: 3939 },
+      upstreams: [
+        {
+          kind: 'streamable-http',
+          name: 'remote',
+          sharing: 'per-session',
+          tools: { deny: [], rename: {} },
+          requestTimeoutMs: 300_000,
+          connectTimeoutMs: 30_000,
+          url: 'https://mcp.example.test/mcp',
+          headers: {},
+        },
+      ],
+      naming: { strategy: 'prefix-on-conflict', separator: '_' },
+      http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 4 * 1024 * 1024, sessionIdleTimeoutMs: 30 * 60_000 },
+      pageSize: 100,
+      retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
+    });
+  });
+
+  test('parsed configs do not share default lists', () => {
+    const text = yaml('upstreams:', '  desk: { command: node }');
+    const first = parseConfigText(text, '/cfg/a.yaml', { env: {} });
+    first.http.allowedHosts.push('mutated');
+    first.upstreams[0]?.tools.deny.push('mutated');
+    const second = parseConfigText(text, '/cfg/b.yaml', { env: {} });
+    assert.deepEqual(second.http.allowedHosts, []);
+    assert.deepEqual(second.upstreams[0]?.tools.deny, []);
+  });
+});
+
+describe('loadConfig', () => {
+  test('a missing file is a ConfigError naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-config-'));
+    try {
+      const path = join(dir, 'absent.yaml');
+      await assert.rejects(loadConfig(path), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.message, `${path}: cannot read: no such file`);
+        return true;
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('errors name the file as it was given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-config-'));
+    try {
+      const path = join(dir, 'sb.yaml');
+      writeFileSync(path, yaml('upstreams:', '  desk: { command: node }', 'pageSize: lots'));
+      await assert.rejects(loadConfig(path), { message: `${path}:3: pageSize: must be a number (got "lots")` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the bundled switchboard.yaml loads and runs the incident desk from the repo root', async () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const config = await loadConfig(join(root, 'switchboard.yaml'), { env: {} });
+    assert.deepEqual(config.listen, { host: '127.0.0.1', port: 3939 });
+    assert.equal(config.upstreams.length, 1);
+    const [desk] = config.upstreams;
+    assert.ok(desk?.kind === 'stdio');
+    assert.equal(desk.name, 'desk');
+    assert.equal(desk.command, 'node');
+    assert.deepEqual(desk.args, ['bin/incident-desk.mjs']);
+    assert.equal(desk.cwd, resolve(root));
+  });
+});

@@ -1,0 +1,68 @@
+/** @module From the validated config file to the normalized IR the gateway core consumes. */
+
+import { dirname, resolve } from 'node:path';
+import type { ParsedConfigFile } from './schema.js';
+import type { NormalizedConfig, ToolFilter, UpstreamSpec } from './types.js';
+
+type ParsedUpstream = ParsedConfigFile['upstreams'][string];
+
+export interface NormalizeContext {
+  /** Absolute path of the config file; relative `cwd`s are resolved against its folder. */
+  source: string;
+  /** Upstream names in file order (the parsed object may have reordered integer-like names). */
+  upstreamOrder: readonly string[];
+}
+
+function normalizeTools(tools: ParsedUpstream['tools']): ToolFilter {
+  return {
+    ...(tools.allow === undefined ? {} : { allow: [...tools.allow] }),
+    deny: [...tools.deny],
+    rename: { ...tools.rename },
+  };
+}
+
+function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: string): UpstreamSpec {
+  const common = {
+    name,
+    sharing: upstream.sharing,
+    tools: normalizeTools(upstream.tools),
+    requestTimeoutMs: upstream.timeout,
+    connectTimeoutMs: upstream.connectTimeout,
+  };
+  if (upstream.command !== undefined) {
+    return {
+      kind: 'stdio',
+      ...common,
+      command: upstream.command,
+      args: [...(upstream.args ?? [])],
+      env: { ...upstream.env },
+      ...(upstream.cwd === undefined ? {} : { cwd: resolve(configDir, upstream.cwd) }),
+    };
+  }
+  // The schema guarantees an upstream without command has a url.
+  const url = upstream.url ?? '';
+  const headers = { ...upstream.headers };
+  return upstream.transport === 'sse'
+    ? { kind: 'sse', ...common, url, headers }
+    : { kind: 'streamable-http', ...common, url, headers };
+}
+
+export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeContext): NormalizedConfig {
+  const configDir = dirname(context.source);
+  const names = context.upstreamOrder.filter((name) => Object.hasOwn(parsed.upstreams, name));
+  for (const name of Object.keys(parsed.upstreams)) if (!names.includes(name)) names.push(name);
+  return {
+    source: context.source,
+    listen: { ...parsed.listen },
+    upstreams: names.map((name) => normalizeUpstream(name, parsed.upstreams[name] as ParsedUpstream, configDir)),
+    naming: { strategy: parsed.naming.strategy, separator: parsed.naming.separator },
+    http: {
+      allowedHosts: [...parsed.http.allowedHosts],
+      allowedOrigins: [...parsed.http.allowedOrigins],
+      maxBodyBytes: parsed.http.maxBodySize,
+      sessionIdleTimeoutMs: parsed.http.sessionIdleTimeout,
+    },
+    pageSize: parsed.pageSize,
+    retry: { initialDelayMs: parsed.retry.initialDelay, maxDelayMs: parsed.retry.maxDelay },
+  };
+}

@@ -1,0 +1,279 @@
+/** @module The config file format as a zod schema: the single source of truth for validation, defaults and the JSON Schema. */
+
+import { z } from 'zod';
+import { describeValue } from './describe-value.js';
+import { DURATION_PATTERN, MAX_DURATION_MS, parseDuration } from './duration.js';
+import { parseListenAddress } from './listen.js';
+import { SIZE_PATTERN, parseSize } from './size.js';
+
+export const UPSTREAM_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*$';
+/** Characters MCP tool names may use (1 to 128 of them). */
+export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_.-]{1,128}$';
+export const SEPARATOR_PATTERN = '^[_.-]+$';
+const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+const ENV_NAME_PATTERN = '^[^=\\u0000]+$';
+
+/** Defaults as written in the file (before durations and sizes are normalized). */
+export const DEFAULTS = {
+  listen: '127.0.0.1:3939',
+  sharing: 'per-session',
+  timeout: '5m',
+  connectTimeout: '30s',
+  strategy: 'prefix-on-conflict',
+  separator: '_',
+  maxBodySize: '4mb',
+  sessionIdleTimeout: '30m',
+  pageSize: 100,
+  initialDelay: '1s',
+  maxDelay: '60s',
+} as const;
+
+type Ctx = z.core.$RefinementCtx;
+
+function custom(ctx: Ctx, message: string, path: (string | number)[] = []): void {
+  ctx.addIssue({ code: 'custom', message, path });
+}
+
+/** Milliseconds, from a whole number or a duration string; `min` is 0 or 1 (must be positive). */
+function duration(description: string, min: 0 | 1) {
+  const text = z.string().regex(new RegExp(DURATION_PATTERN), { error: 'must be a duration like 500ms, 30s, 5m or 1h' });
+  return z
+    .union([z.int().nonnegative().max(MAX_DURATION_MS), text], {
+      error: (issue) =>
+        typeof issue.input === 'number'
+          ? `must be a whole number of milliseconds from 0 to ${MAX_DURATION_MS}`
+          : 'must be a number of milliseconds or a duration like 500ms, 30s, 5m or 1h',
+    })
+    .transform((value, ctx) => {
+      try {
+        const ms = parseDuration(value);
+        if (ms < min) custom(ctx, `must be more than 0 (got ${JSON.stringify(value)})`);
+        return ms;
+      } catch (error) {
+        custom(ctx, (error as Error).message);
+        return z.NEVER;
+      }
+    })
+    .meta({ description });
+}
+
+/** Bytes, from a whole number or a size string; must be positive. */
+function size(description: string) {
+  const text = z.string().regex(new RegExp(SIZE_PATTERN), { error: 'must be a size like 512kb, 4mb or 1gb' });
+  return z
+    .union([z.int().positive(), text], {
+      error: (issue) =>
+        typeof issue.input === 'number' ? 'must be a whole number of bytes, 1 or more' : 'must be a number of bytes or a size like 512kb, 4mb or 1gb',
+    })
+    .transform((value, ctx) => {
+      try {
+        const bytes = parseSize(value);
+        if (bytes < 1) custom(ctx, `must be more than 0 bytes (got ${JSON.stringify(value)})`);
+        return bytes;
+      } catch (error) {
+        custom(ctx, (error as Error).message);
+        return z.NEVER;
+      }
+    })
+    .meta({ description });
+}
+
+const listenSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return parseListenAddress(text);
+    } catch (error) {
+      custom(ctx, (error as Error).message);
+      return z.NEVER;
+    }
+  })
+  .meta({ description: 'Where the gateway listens for hosts: HOST:PORT, [IPv6]:PORT or :PORT (127.0.0.1). Port 0 picks a free port.' });
+
+const httpUrlSchema = z
+  .string()
+  .refine(
+    (text) => {
+      try {
+        const { protocol } = new URL(text);
+        return protocol === 'http:' || protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { error: (issue) => `must be an http:// or https:// URL (got ${describeValue(issue.input)})` },
+  )
+  .meta({ description: 'The MCP endpoint of an HTTP upstream (http or https). ${VAR} is expanded.' });
+
+const toolsSchema = z
+  .strictObject({
+    allow: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({ description: 'When set, only these tools (by original name) are exposed.' }),
+    deny: z
+      .array(z.string().min(1))
+      .default(() => [])
+      .meta({ description: 'Tools (by original name) that are never exposed.' }),
+    rename: z
+      .record(
+        z.string().min(1),
+        z.string().regex(new RegExp(TOOL_NAME_PATTERN), { error: 'must be a tool name of 1 to 128 letters, digits, _, - or .' }),
+      )
+      .default(() => ({}))
+      .meta({ description: 'Original tool name -> exposed name, applied before the naming strategy.' }),
+  })
+  .superRefine((tools, ctx) => {
+    const allow = tools.allow === undefined ? undefined : new Set(tools.allow);
+    const deny = new Set(tools.deny);
+    tools.deny.forEach((name, index) => {
+      if (allow?.has(name)) custom(ctx, `"${name}" is also in tools.allow (list it in one or the other)`, ['deny', index]);
+    });
+    // Exposed name -> the original tool that gets it, for the names known from the config itself.
+    const exposedBy = new Map<string, string>();
+    for (const name of tools.allow ?? []) if (!(name in tools.rename) && !deny.has(name)) exposedBy.set(name, name);
+    for (const [original, exposed] of Object.entries(tools.rename)) {
+      const path = ['rename', original];
+      if (deny.has(original)) custom(ctx, `renames "${original}", which tools.deny hides`, path);
+      else if (allow !== undefined && !allow.has(original)) custom(ctx, `renames "${original}", which is not in tools.allow`, path);
+      else {
+        const holder = exposedBy.get(exposed);
+        if (holder !== undefined && holder !== original) custom(ctx, `"${exposed}" is already the exposed name of tool "${holder}"`, path);
+        else exposedBy.set(exposed, original);
+      }
+    }
+  })
+  .meta({ description: 'Which tools of this upstream are exposed, and under which names.' });
+
+const STDIO_ONLY = ['args', 'env', 'cwd'] as const;
+
+/** Extra JSON Schema rules for editors; the same rules are enforced by the refinement below. */
+const upstreamJsonRules = {
+  oneOf: [{ required: ['command'] }, { required: ['url'] }],
+  dependentRequired: { args: ['command'], env: ['command'], cwd: ['command'], headers: ['url'] },
+  allOf: [
+    { if: { required: ['transport'], properties: { transport: { const: 'stdio' } } }, then: { required: ['command'] } },
+    { if: { required: ['transport'], properties: { transport: { enum: ['streamable-http', 'sse'] } } }, then: { required: ['url'] } },
+  ],
+};
+
+export const upstreamSchema = z
+  .strictObject({
+    command: z.string().min(1).optional().meta({ description: 'Program to spawn for a stdio upstream.' }),
+    args: z.array(z.string()).optional().meta({ description: 'Arguments of command (stdio only; default none). ${VAR} is expanded.' }),
+    env: z
+      .record(z.string().regex(new RegExp(ENV_NAME_PATTERN), { error: 'is not a valid environment variable name' }), z.string())
+      .optional()
+      .meta({ description: 'Extra environment variables for the process (stdio only). ${VAR} is expanded.' }),
+    cwd: z.string().min(1).optional().meta({ description: 'Working folder of the process (stdio only), relative to the config file.' }),
+    url: httpUrlSchema.optional(),
+    transport: z
+      .enum(['stdio', 'streamable-http', 'sse'])
+      .optional()
+      .meta({ description: 'stdio (needs command), streamable-http or sse (need url). Default: stdio with command, streamable-http with url.' }),
+    headers: z
+      .record(
+        z.string().regex(new RegExp(HEADER_NAME_PATTERN), { error: 'is not a valid HTTP header name' }),
+        z.string().refine((value) => !/[\r\n\0]/.test(value), { error: 'must not contain line breaks or NUL' }),
+      )
+      .optional()
+      .meta({ description: 'Extra HTTP headers sent to the upstream (HTTP only). ${VAR} is expanded.' }),
+    sharing: z
+      .enum(['per-session', 'shared'])
+      .default(DEFAULTS.sharing)
+      .meta({ description: 'per-session: one upstream connection per host session; shared: one for all.' }),
+    tools: toolsSchema.prefault({}),
+    timeout: duration('How long a forwarded request may wait for the upstream.', 1).prefault(DEFAULTS.timeout),
+    connectTimeout: duration('How long connecting and initializing may take.', 1).prefault(DEFAULTS.connectTimeout),
+  })
+  .superRefine((upstream, ctx) => {
+    const { command, url, transport } = upstream;
+    if (command !== undefined && url !== undefined) {
+      custom(ctx, 'has both command and url (use command for a stdio upstream or url for an HTTP one)');
+      return;
+    }
+    if (command === undefined && url === undefined) {
+      custom(ctx, 'needs command (stdio) or url (streamable-http, sse)');
+      return;
+    }
+    if (transport === 'stdio' && command === undefined) custom(ctx, 'is stdio, which needs command instead of url', ['transport']);
+    if (transport !== undefined && transport !== 'stdio' && url === undefined) {
+      custom(ctx, `is ${transport}, which needs url instead of command`, ['transport']);
+    }
+    if (url !== undefined) {
+      for (const key of STDIO_ONLY) if (upstream[key] !== undefined) custom(ctx, 'only applies to stdio upstreams (with command)', [key]);
+    }
+    if (command !== undefined && upstream.headers !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['headers']);
+  })
+  .meta({ description: 'One upstream MCP server: stdio (command) or HTTP (url).', ...upstreamJsonRules });
+
+const upstreamsSchema = z
+  .record(
+    z.string().regex(new RegExp(UPSTREAM_NAME_PATTERN), {
+      error: 'is not a valid upstream name (letters, digits, _ and -, starting with a letter or digit)',
+    }),
+    upstreamSchema,
+  )
+  .refine((upstreams) => Object.keys(upstreams).length > 0, { error: 'must list at least one upstream' })
+  .meta({ description: 'The upstream MCP servers by name, in priority order.', minProperties: 1 });
+
+const namingSchema = z
+  .strictObject({
+    strategy: z
+      .enum(['prefix-on-conflict', 'prefix', 'priority', 'manual'])
+      .default(DEFAULTS.strategy)
+      .meta({ description: 'How tool names from different upstreams are kept apart.' }),
+    separator: z
+      .string()
+      .regex(new RegExp(SEPARATOR_PATTERN), { error: 'must be one or more of the characters _ - .' })
+      .default(DEFAULTS.separator)
+      .meta({ description: 'Goes between the upstream name and the tool name when prefixing.' }),
+  })
+  .meta({ description: 'How the tools of all upstreams share one namespace.' });
+
+const httpSchema = z
+  .strictObject({
+    allowedHosts: z
+      .array(z.string().min(1))
+      .default(() => [])
+      .meta({ description: 'Host header values accepted besides loopback names (DNS-rebinding protection).' }),
+    allowedOrigins: z
+      .array(z.string().min(1))
+      .default(() => [])
+      .meta({ description: 'Origin header values accepted besides loopback origins.' }),
+    maxBodySize: size('Largest request body accepted.').prefault(DEFAULTS.maxBodySize),
+    sessionIdleTimeout: duration('Idle host sessions are closed after this long (0 = never).', 0).prefault(DEFAULTS.sessionIdleTimeout),
+  })
+  .meta({ description: 'Settings of the HTTP endpoint hosts connect to.' });
+
+const retrySchema = z
+  .strictObject({
+    initialDelay: duration('First wait before restarting an upstream that failed to start.', 1).prefault(DEFAULTS.initialDelay),
+    maxDelay: duration('Longest wait between restarts (the wait doubles up to this).', 1).prefault(DEFAULTS.maxDelay),
+  })
+  .superRefine((retry, ctx) => {
+    if (retry.initialDelay > retry.maxDelay) {
+      custom(ctx, `must not be longer than maxDelay (${retry.initialDelay}ms > ${retry.maxDelay}ms)`, ['initialDelay']);
+    }
+  })
+  .meta({ description: 'Backoff for upstreams that failed to start.' });
+
+export const configSchema = z
+  .strictObject({
+    listen: listenSchema.prefault(DEFAULTS.listen),
+    upstreams: upstreamsSchema,
+    naming: namingSchema.prefault({}),
+    http: httpSchema.prefault({}),
+    pageSize: z.int().min(1).default(DEFAULTS.pageSize).meta({ description: 'Page size of list results the gateway paginates itself.' }),
+    retry: retrySchema.prefault({}),
+  })
+  .meta({
+    title: 'Switchboard configuration',
+    description:
+      'The config file of the Switchboard MCP gateway (switchboard.yaml). Durations are milliseconds or strings like 500ms, 30s, 5m, 1h; sizes are bytes or strings like 64kb, 4mb.',
+  });
+
+/** The file as written (what the JSON Schema describes). */
+export type ConfigFile = z.input<typeof configSchema>;
+/** The file after validation: defaults filled in, durations in ms, sizes in bytes, listen split. */
+export type ParsedConfigFile = z.output<typeof configSchema>;
