@@ -1,0 +1,49 @@
+/** @module What a CLI command may touch of the process: streams, environment and shutdown signals. */
+
+import type { Readable, Writable } from 'node:stream';
+
+export interface CliIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+  /**
+   * Resolves at the first SIGINT or SIGTERM. Handlers are installed on the first call only, so
+   * commands that never wait keep the default behaviour (the signal ends the process).
+   */
+  untilSignal(): Promise<NodeJS.Signals>;
+}
+
+/** A command-line mistake: reported as one line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A failure with a message meant for the user as is: one line, exit code 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+/** The real process. A second signal while shutting down exits at once with code 1. */
+export function processIo(): CliIo {
+  let waiting: Promise<NodeJS.Signals> | undefined;
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    untilSignal() {
+      waiting ??= new Promise((resolve) => {
+        let seen = 0;
+        const onSignal = (signal: NodeJS.Signals) => {
+          seen += 1;
+          if (seen > 1) process.exit(1);
+          resolve(signal);
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      });
+      return waiting;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** @module `switchboard serve`: the gateway over Streamable HTTP until SIGINT/SIGTERM. */
+
+import { loadConfig } from '../../config/load.js';
+import { parseListenAddress } from '../../config/listen.js';
+import type { ListenAddress } from '../../config/types.js';
+import { createGateway } from '../../gateway/gateway.js';
+import { createMcpHttpHandler, MCP_PATH } from '../../http/mcp-handler.js';
+import { startHttpServer } from '../../http/node-server.js';
+import { openUpstreamTransport } from '../../transport/open-upstream.js';
+import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
+import { CliError, UsageError } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { SERVE_HELP } from '../help.js';
+import { loggerFromEnv } from '../stderr-logger.js';
+
+function listenFlag(text: string): ListenAddress {
+  try {
+    return parseListenAddress(text);
+  } catch (error) {
+    throw new UsageError(`serve: --listen: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const flags = parseCommandArgs('serve', argv, { config: CONFIG_OPTION, listen: { type: 'string', short: 'l' }, help: HELP_OPTION });
+  if (flags.help) {
+    io.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const listen = flags.listen === undefined ? undefined : listenFlag(flags.listen);
+  const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
+  const address = listen ?? config.listen;
+  const logger = loggerFromEnv(io.env, io.stderr);
+  const gateway = createGateway(config, { logger, openTransport: openUpstreamTransport });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger });
+  let server;
+  try {
+    server = await startHttpServer(handler, address);
+  } catch (error) {
+    await gateway.close();
+    throw new CliError(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const signal = io.untilSignal();
+  const first = await Promise.race([gateway.ready.then(() => undefined), signal]);
+  if (first === undefined) io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
+  logger.log('info', 'shutting down', { signal: first ?? (await signal) });
+  await handler.close();
+  await server.close();
+  await gateway.close();
+  return 0;
+}

@@ -1,0 +1,27 @@
+/** @module `switchboard stdio`: the gateway served to one host over stdin/stdout; nothing but protocol on stdout. */
+
+import { loadConfig } from '../../config/load.js';
+import { createGateway } from '../../gateway/gateway.js';
+import { openUpstreamTransport } from '../../transport/open-upstream.js';
+import { serveStdio } from '../../transport/stdio/host-stdio.js';
+import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
+import type { CliIo } from '../cli-io.js';
+import { STDIO_HELP } from '../help.js';
+import { loggerFromEnv } from '../stderr-logger.js';
+
+export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
+  const flags = parseCommandArgs('stdio', argv, { config: CONFIG_OPTION, help: HELP_OPTION });
+  if (flags.help) {
+    io.stdout.write(STDIO_HELP);
+    return 0;
+  }
+  const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
+  const logger = loggerFromEnv(io.env, io.stderr);
+  const gateway = createGateway(config, { logger, openTransport: openUpstreamTransport });
+  const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
+  const stop = await Promise.race([edge.done.then(() => 'stdin closed'), io.untilSignal()]);
+  logger.log('info', 'shutting down', { reason: stop });
+  await edge.close();
+  await gateway.close();
+  return 0;
+}

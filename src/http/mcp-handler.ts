@@ -1,0 +1,206 @@
+/** @module The Streamable HTTP downstream edge (2025-era, sessionful) as a web-standard Request → Response handler. */
+
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+
+import type { HttpSettings } from '../config/types.js';
+import type { GatewayHandle } from '../gateway/contracts.js';
+import type { Logger } from '../gateway/logger.js';
+import { classifyMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import { isLegacyRevision } from '../protocol/revisions.js';
+import { HttpSession } from './http-session.js';
+import { readBodyCapped } from './read-body.js';
+import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
+import { errorResponse } from './status.js';
+
+export const MCP_PATH = '/mcp';
+export const HEALTH_PATH = '/healthz';
+
+export type McpHttpHandlerSettings = HttpSettings & { logger: Logger };
+
+export interface McpHttpHandler {
+  handle(req: Request): Promise<Response>;
+  /** Closes every session (transport and host session); later requests get 503. */
+  close(): Promise<void>;
+}
+
+type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
+  const { logger } = settings;
+  const sessions = new Map<string, HttpSession>();
+  let closing = false;
+
+  function openSession(): HttpSession {
+    return new HttpSession({
+      gateway,
+      logger,
+      idleTimeoutMs: settings.sessionIdleTimeoutMs,
+      onInitialized: (session) => {
+        if (session.id !== undefined) sessions.set(session.id, session);
+        logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
+      },
+      onClosed: (session) => {
+        if (session.id !== undefined && sessions.get(session.id) === session) sessions.delete(session.id);
+      },
+    });
+  }
+
+  function guardHostAndOrigin(req: Request): Response | undefined {
+    const host = req.headers.get('host') ?? new URL(req.url).host;
+    if (!isAllowedHost(host, settings.allowedHosts)) {
+      return errorResponse('FORBIDDEN_HOST', `Forbidden: Host ${JSON.stringify(host)} is not allowed`);
+    }
+    const origin = req.headers.get('origin');
+    if (origin !== null && !isAllowedOrigin(origin, settings.allowedOrigins)) {
+      return errorResponse('FORBIDDEN_ORIGIN', `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
+    return undefined;
+  }
+
+  /** Finds the session named by `Mcp-Session-Id` and checks `MCP-Protocol-Version` against it. */
+  function sessionFor(req: Request, id: JsonRpcId | null = null): Checked<HttpSession> {
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId === null || sessionId === '') {
+      return { ok: false, response: errorResponse('SESSION_ID_REQUIRED', 'Bad Request: Mcp-Session-Id header is required', { id }) };
+    }
+    const session = sessions.get(sessionId);
+    if (session === undefined || session.closed) {
+      return { ok: false, response: errorResponse('SESSION_NOT_FOUND', 'Session not found', { id }) };
+    }
+    const version = req.headers.get('mcp-protocol-version');
+    if (version !== null) {
+      if (!isLegacyRevision(version)) {
+        return { ok: false, response: errorResponse('UNSUPPORTED_PROTOCOL_VERSION', `Bad Request: Unsupported protocol version: ${version}`, { id }) };
+      }
+      const negotiated = session.host.protocolVersion;
+      if (negotiated !== undefined && negotiated !== version) {
+        const message = `Bad Request: MCP-Protocol-Version ${version} does not match the negotiated version ${negotiated}`;
+        return { ok: false, response: errorResponse('PROTOCOL_VERSION_MISMATCH', message, { id }) };
+      }
+    }
+    session.touch();
+    return { ok: true, value: session };
+  }
+
+  async function readJson(req: Request): Promise<Checked<unknown>> {
+    const body = await readBodyCapped(req, settings.maxBodyBytes);
+    if (body.kind === 'too-large') {
+      return { ok: false, response: errorResponse('BODY_TOO_LARGE', `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`) };
+    }
+    try {
+      return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)) };
+    } catch {
+      return { ok: false, response: errorResponse('PARSE_ERROR', 'Parse error: the body is not valid JSON') };
+    }
+  }
+
+  async function handlePost(req: Request): Promise<Response> {
+    if (!acceptsPostResponses(req.headers.get('accept'))) {
+      return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(req.headers.get('content-type'))) {
+      return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await readJson(req);
+    if (!body.ok) return body.response;
+    if (Array.isArray(body.value)) return errorResponse('BATCH_NOT_SUPPORTED', 'Invalid Request: batches are not supported');
+    const classified = classifyMessage(body.value);
+    if (classified.kind === 'invalid') {
+      return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
+    }
+    const id = classified.kind === 'notification' ? null : classified.message.id;
+    if (classified.kind === 'request' && classified.message.method === 'initialize') {
+      if (req.headers.has('mcp-session-id')) {
+        return errorResponse('ALREADY_INITIALIZED', 'Bad Request: initialize must not carry an Mcp-Session-Id', { id });
+      }
+      if (!isInitializeRequest(body.value)) {
+        const message = 'Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}';
+        return errorResponse('INVALID_INITIALIZE_PARAMS', message, { id });
+      }
+      return initialize(req, body.value, classified.message.id);
+    }
+    const found = sessionFor(req, id);
+    if (!found.ok) return found.response;
+    if (classified.kind === 'response' && (id === null || !found.value.host.expectsResponse(id))) {
+      return errorResponse('UNKNOWN_RESPONSE_ID', `Invalid Request: Unknown response id ${JSON.stringify(id)}`, { id });
+    }
+    return found.value.handle(req, body.value);
+  }
+
+  async function initialize(req: Request, body: unknown, id: JsonRpcId): Promise<Response> {
+    let session: HttpSession;
+    try {
+      session = openSession();
+    } catch (error) {
+      logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
+      return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id });
+    }
+    const response = await session.handle(req, body);
+    if (response.status !== 200 || session.id === undefined) {
+      await session.close(`initialize rejected with HTTP ${response.status}`, { closeHost: true });
+    } else {
+      session.touch();
+    }
+    return response;
+  }
+
+  async function handleGet(req: Request): Promise<Response> {
+    if (!acceptsEventStream(req.headers.get('accept'))) {
+      return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
+    }
+    const found = sessionFor(req);
+    return found.ok ? found.value.handle(req) : found.response;
+  }
+
+  async function handleDelete(req: Request): Promise<Response> {
+    const found = sessionFor(req);
+    return found.ok ? found.value.handle(req) : found.response;
+  }
+
+  function handleHealth(req: Request): Response {
+    if (req.method !== 'GET') {
+      return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET' } });
+    }
+    const report = gateway.health();
+    return new Response(JSON.stringify(report), {
+      status: report.ready ? 200 : 503,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    });
+  }
+
+  async function route(req: Request): Promise<Response> {
+    const { pathname } = new URL(req.url);
+    if (pathname !== MCP_PATH && pathname !== HEALTH_PATH) return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
+    const forbidden = guardHostAndOrigin(req);
+    if (forbidden !== undefined) return forbidden;
+    if (pathname === HEALTH_PATH) return handleHealth(req);
+    if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
+    switch (req.method) {
+      case 'POST':
+        return handlePost(req);
+      case 'GET':
+        return handleGet(req);
+      case 'DELETE':
+        return handleDelete(req);
+      default:
+        return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET, POST, DELETE' } });
+    }
+  }
+
+  return {
+    async handle(req) {
+      try {
+        return await route(req);
+      } catch (error) {
+        logger.log('error', 'http request failed', { method: req.method, url: req.url, error: error instanceof Error ? error.stack : String(error) });
+        return errorResponse('INTERNAL', 'Internal error');
+      }
+    },
+    async close() {
+      closing = true;
+      const open = [...sessions.values()];
+      await Promise.all(open.map((session) => session.close('the HTTP edge is shutting down', { closeHost: true })));
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** @module Thin node:http adapter: serves a web-standard handler through @hono/node-server, streaming SSE bodies as they are written. */
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { createAdaptorServer } from '@hono/node-server';
+
+export interface FetchHandler {
+  handle(req: Request): Promise<Response>;
+}
+
+export interface RunningHttpServer {
+  /** Base URL with the real bound port, e.g. `http://127.0.0.1:41234` (no trailing slash, no path). */
+  url: string;
+  host: string;
+  port: number;
+  /** Stops accepting, drops open connections (SSE streams included) and resolves once closed. */
+  close(): Promise<void>;
+}
+
+/** Formats a host for a URL: IPv6 literals get brackets. */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** Listens on `host:port` (port 0 picks a free one) and resolves once bound. */
+export async function startHttpServer(handler: FetchHandler, { host, port }: { host: string; port: number }): Promise<RunningHttpServer> {
+  // overrideGlobalObjects: false keeps the global Request/Response untouched for the rest of the process.
+  const server = createAdaptorServer({ fetch: (req: Request) => handler.handle(req), overrideGlobalObjects: false }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(host)}:${bound}`,
+    host,
+    port: bound,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

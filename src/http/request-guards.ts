@@ -1,0 +1,74 @@
+/** @module Header checks done before a request reaches a session: Host/Origin (DNS rebinding), Accept, Content-Type. */
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Splits a Host header value into its lower-cased hostname (IPv6 kept in brackets) and port text. */
+export function splitHost(host: string): { hostname: string; port: string | undefined } {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    if (end === -1) return { hostname: value, port: undefined };
+    const rest = value.slice(end + 1);
+    return { hostname: value.slice(0, end + 1), port: rest.startsWith(':') ? rest.slice(1) : undefined };
+  }
+  const colon = value.indexOf(':');
+  return colon === -1 ? { hostname: value, port: undefined } : { hostname: value.slice(0, colon), port: value.slice(colon + 1) };
+}
+
+/**
+ * Whether a Host header value is acceptable: a loopback name with any port, or an entry of
+ * `allowedHosts` (matched with its port, or by hostname alone when the entry has no port).
+ */
+export function isAllowedHost(host: string, allowedHosts: readonly string[]): boolean {
+  const value = host.trim().toLowerCase();
+  if (value.length === 0) return false;
+  const { hostname } = splitHost(value);
+  if (LOOPBACK_HOSTNAMES.has(hostname)) return true;
+  return allowedHosts.some((entry) => {
+    const allowed = entry.trim().toLowerCase();
+    return allowed === value || allowed === hostname;
+  });
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an Origin header value is acceptable: an http(s) loopback origin, or one of `allowedOrigins`. */
+export function isAllowedOrigin(origin: string, allowedOrigins: readonly string[]): boolean {
+  const normalized = originOf(origin.trim());
+  if (normalized === undefined) return false;
+  if (LOOPBACK_HOSTNAMES.has(new URL(normalized).hostname)) return true;
+  return allowedOrigins.some((entry) => (originOf(entry.trim()) ?? entry.trim().toLowerCase()) === normalized);
+}
+
+/** The media types listed in an Accept header, lower-cased, parameters dropped. */
+function acceptedTypes(accept: string | null): Set<string> {
+  const types = new Set<string>();
+  for (const part of (accept ?? '').split(',')) {
+    const type = part.split(';')[0]?.trim().toLowerCase();
+    if (type) types.add(type);
+  }
+  return types;
+}
+
+/** POST needs both `application/json` and `text/event-stream` listed (2025-era Streamable HTTP). */
+export function acceptsPostResponses(accept: string | null): boolean {
+  const types = acceptedTypes(accept);
+  return types.has('application/json') && types.has('text/event-stream');
+}
+
+/** GET opens an SSE stream, so `text/event-stream` must be listed. */
+export function acceptsEventStream(accept: string | null): boolean {
+  return acceptedTypes(accept).has('text/event-stream');
+}
+
+/** `application/json`, with or without parameters such as `charset`. */
+export function isJsonContentType(contentType: string | null): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}

@@ -1,0 +1,167 @@
+/** @module Test double of GatewayHandle: scripted host sessions that answer initialize, echo tools, ask the host questions and hold calls. */
+
+import type { GatewayHandle, HealthReport, HostChannel, HostSession } from '../../gateway/contracts.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { negotiateRevision } from '../../protocol/revisions.js';
+
+/**
+ * Scripted tools (by `params.name` of tools/call):
+ * - `echo`: a related `notifications/message`, then a result with `arguments.text`.
+ * - `ask`: a related server-to-client `elicitation/create` (id `srv-<n>`); the host's answer is echoed back as the result.
+ * - `hold`: a related `notifications/progress` (progress 1); the result waits for `release(id)`.
+ * Other methods: `ping` → `{}`, `initialize` → an InitializeResult; anything else → -32601.
+ */
+export class FakeHostSession implements HostSession {
+  readonly id: string;
+  readonly channel: HostChannel;
+  /** Every message the edge handed to the gateway, in order. */
+  readonly received: JsonRpcMessage[] = [];
+  protocolVersion: string | undefined;
+  closed = false;
+  /** Server-to-client request id → the host request it belongs to. */
+  readonly #awaiting = new Map<JsonRpcId, JsonRpcId>();
+  readonly #held = new Set<JsonRpcId>();
+  #nextServerId = 1;
+
+  constructor(id: string, channel: HostChannel) {
+    this.id = id;
+    this.channel = channel;
+  }
+
+  receive(message: JsonRpcMessage): void {
+    this.received.push(message);
+    if (!('method' in message)) return this.#onResponse(message.id);
+    if (!('id' in message)) return;
+    this.#onRequest(message);
+  }
+
+  expectsResponse(id: JsonRpcId): boolean {
+    return this.#awaiting.has(id);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  /** Sends a message on the session's standalone stream (HTTP: the GET stream). */
+  push(message: JsonRpcMessage): void {
+    this.channel.send(message);
+  }
+
+  /** Finishes a `hold` call: one more progress notification, then the result. */
+  release(requestId: JsonRpcId, text = 'released'): void {
+    if (!this.#held.delete(requestId)) throw new Error(`no held call ${String(requestId)}`);
+    this.channel.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: requestId, progress: 2 } }, requestId);
+    this.#answer(requestId, { content: [{ type: 'text', text }] });
+  }
+
+  /** Ends the session from the gateway side (as an idle timeout or shutdown would). */
+  closeFromGateway(): void {
+    this.closed = true;
+    this.channel.onSessionClosed?.();
+  }
+
+  #onRequest(request: JsonRpcRequest): void {
+    const params = request.params ?? {};
+    switch (request.method) {
+      case 'initialize':
+        this.protocolVersion = negotiateRevision(params.protocolVersion);
+        return this.#answer(request.id, {
+          protocolVersion: this.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'fake-gateway', version: '0.0.0' },
+        });
+      case 'ping':
+        return this.#answer(request.id, {});
+      case 'tools/call':
+        return this.#onToolCall(request.id, String(params.name), (params.arguments ?? {}) as Record<string, unknown>);
+      default:
+        this.channel.send({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } }, request.id);
+    }
+  }
+
+  #onToolCall(id: JsonRpcId, name: string, args: Record<string, unknown>): void {
+    switch (name) {
+      case 'echo':
+        this.channel.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'echoing' } }, id);
+        return this.#answer(id, { content: [{ type: 'text', text: String(args.text) }] });
+      case 'ask': {
+        const serverId = `srv-${this.#nextServerId++}`;
+        this.#awaiting.set(serverId, id);
+        const question = { message: 'Pick a queue', requestedSchema: { type: 'object', properties: { queue: { type: 'string' } } } };
+        return this.channel.send({ jsonrpc: '2.0', id: serverId, method: 'elicitation/create', params: question }, id);
+      }
+      case 'hold':
+        this.#held.add(id);
+        return this.channel.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } }, id);
+      default:
+        this.#answer(id, { content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true });
+    }
+  }
+
+  #onResponse(serverId: JsonRpcId | null): void {
+    if (serverId === null) return;
+    const hostRequestId = this.#awaiting.get(serverId);
+    if (hostRequestId === undefined) return;
+    this.#awaiting.delete(serverId);
+    const answer = this.received.at(-1);
+    this.#answer(hostRequestId, { content: [{ type: 'text', text: JSON.stringify(answer && 'result' in answer ? answer.result : null) }] });
+  }
+
+  #answer(id: JsonRpcId, result: Record<string, unknown>): void {
+    this.channel.send({ jsonrpc: '2.0', id, result }, id);
+  }
+}
+
+export class FakeGateway implements GatewayHandle {
+  readonly sessions: FakeHostSession[] = [];
+  readonly ready: Promise<void>;
+  isReady = true;
+  closed = false;
+  /** When set, openSession throws it. */
+  refuseSessions: Error | undefined;
+  #markReady: () => void = () => undefined;
+
+  constructor(options: { ready?: boolean } = {}) {
+    this.isReady = options.ready ?? true;
+    this.ready = new Promise((resolve) => {
+      this.#markReady = resolve;
+    });
+    if (this.isReady) this.#markReady();
+  }
+
+  setReady(): void {
+    this.isReady = true;
+    this.#markReady();
+  }
+
+  openSession(channel: HostChannel): FakeHostSession {
+    if (this.refuseSessions) throw this.refuseSessions;
+    const session = new FakeHostSession(`host-${this.sessions.length + 1}`, channel);
+    this.sessions.push(session);
+    return session;
+  }
+
+  session(id: string): HostSession | undefined {
+    return this.sessions.find((s) => s.id === id && !s.closed);
+  }
+
+  /** The most recently opened session. */
+  get last(): FakeHostSession {
+    const session = this.sessions.at(-1);
+    if (session === undefined) throw new Error('no session opened yet');
+    return session;
+  }
+
+  health(): HealthReport {
+    return {
+      ready: this.isReady,
+      upstreams: [{ name: 'desk', transport: 'stdio', state: this.isReady ? 'up' : 'pending' }],
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.sessions.map((s) => s.close()));
+  }
+}
