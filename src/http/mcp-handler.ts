@@ -58,7 +58,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return undefined;
   }
 
-  /** Finds the session named by `Mcp-Session-Id` and checks `MCP-Protocol-Version` against it. */
+  /** Finds the session named by `Mcp-Session-Id` and checks that `MCP-Protocol-Version`, if sent, is a known revision. */
   function sessionFor(req: Request, id: JsonRpcId | null = null): Checked<HttpSession> {
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId === null || sessionId === '') {
@@ -73,11 +73,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       if (!isLegacyRevision(version)) {
         return { ok: false, response: errorResponse('UNSUPPORTED_PROTOCOL_VERSION', `Bad Request: Unsupported protocol version: ${version}`, { id }) };
       }
-      const negotiated = session.host.protocolVersion;
-      if (negotiated !== undefined && negotiated !== version) {
-        const message = `Bad Request: MCP-Protocol-Version ${version} does not match the negotiated version ${negotiated}`;
-        return { ok: false, response: errorResponse('PROTOCOL_VERSION_MISMATCH', message, { id }) };
-      }
+      // A known revision other than the negotiated one is accepted: the session's revision still governs
+      // how its messages are read, and the official conformance suite sends 2025-03-26 on a 2025-11-25 session.
     }
     session.touch();
     return { ok: true, value: session };

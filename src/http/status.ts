@@ -39,7 +39,6 @@ export const HTTP_ERROR_TABLE = {
   /** `MCP-Protocol-Version` is not a revision of the sessionful era. */
   UNSUPPORTED_PROTOCOL_VERSION: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** `MCP-Protocol-Version` differs from the revision negotiated for the session. */
-  PROTOCOL_VERSION_MISMATCH: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** A JSON-RPC response whose id the session does not await. */
   UNKNOWN_RESPONSE_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** `Host` is neither loopback nor in `http.allowedHosts` (DNS-rebinding protection). */
