@@ -10,6 +10,7 @@ import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport } from '../transport/transport.js';
 import type { GatewayHandle, HealthReport, HostChannel, HostSession } from './contracts.js';
 import { GatewayError } from './errors.js';
@@ -121,7 +122,7 @@ class Gateway implements GatewayHandle {
    * attributed to (see README, "Sharing an upstream session").
    */
   #openShared(spec: UpstreamSpec): Promise<UpstreamSession> {
-    return this.#connect(spec, { protocolVersion: '2025-11-25', capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
+    return this.#connect(spec, { protocolVersion: LATEST_LEGACY_REVISION, capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
   }
 
   async #connect(spec: UpstreamSpec, init: InitializeParams, adopt?: (session: UpstreamSession) => void): Promise<UpstreamSession> {
