@@ -1,0 +1,91 @@
+/** @module e2e/harness/gateway: writes a temporary YAML config and runs the real `switchboard serve` on an ephemeral port. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { stringify } from 'yaml';
+
+import { type ChildHandle, spawnReady } from './child.js';
+import { REPO_ROOT, SWITCHBOARD_BIN } from './paths.js';
+import type { UpstreamEntry } from './upstreams.js';
+
+export interface GatewayConfig {
+  readonly upstreams: Readonly<Record<string, UpstreamEntry>>;
+  /** Any other top-level keys (naming, http, retry…). */
+  readonly [key: string]: unknown;
+}
+
+export interface ConfigFile {
+  readonly path: string;
+  remove(): Promise<void>;
+}
+
+/** Writes `config` as `switchboard.yaml` in a fresh temp folder. */
+export async function writeConfigFile(config: GatewayConfig): Promise<ConfigFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
+  const path = join(dir, 'switchboard.yaml');
+  await writeFile(path, stringify({ listen: '127.0.0.1:0', ...config }));
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface UpstreamHealth {
+  name: string;
+  transport: string;
+  state: string;
+  error?: string;
+  [key: string]: unknown;
+}
+
+export interface Health {
+  ready: boolean;
+  upstreams: UpstreamHealth[];
+}
+
+export interface RunningGateway {
+  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string;
+  readonly process: ChildHandle;
+  health(): Promise<{ status: number; body: Health }>;
+  /** What the gateway logged so far (for failure messages). */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/** The environment every gateway child gets; logs stay on stderr, quiet unless a test asks for more. */
+export function gatewayEnv(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return { SWITCHBOARD_LOG: 'warn', ...extra };
+}
+
+export async function startGateway(config: GatewayConfig, options: { env?: Record<string, string> } = {}): Promise<RunningGateway> {
+  const file = await writeConfigFile(config);
+  let child: ChildHandle;
+  try {
+    child = await spawnReady({
+      label: 'switchboard serve',
+      command: process.execPath,
+      args: [SWITCHBOARD_BIN, 'serve', '--config', file.path, '--listen', '127.0.0.1:0'],
+      cwd: REPO_ROOT,
+      env: gatewayEnv(options.env),
+      readyOn: 'stdout',
+      ready: /^Switchboard listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
+      timeoutMs: 20_000,
+    });
+  } catch (error) {
+    await file.remove();
+    throw error;
+  }
+  const url = child.value;
+  return {
+    url,
+    process: child,
+    async health() {
+      const response = await fetch(new URL('/healthz', url));
+      return { status: response.status, body: (await response.json()) as Health };
+    },
+    logs: () => child.output(),
+    async stop() {
+      await child.stop();
+      await file.remove();
+    },
+  };
+}

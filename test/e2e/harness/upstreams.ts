@@ -1,0 +1,77 @@
+/** @module e2e/harness/upstreams: config entries for the test upstreams, and spawners for the ones served over HTTP. */
+import { type ChildHandle, spawnReady } from './child.js';
+import { INCIDENT_DESK_BIN, LAB_UPSTREAM_MAIN, REPO_ROOT, SSE_UPSTREAM_MAIN, TSX_FLAGS } from './paths.js';
+
+/** One entry under `upstreams:` in a gateway config, as written in YAML. */
+export type UpstreamEntry = Record<string, unknown>;
+
+/** The incident desk spawned by the gateway over stdio. */
+export function incidentDeskStdio(extra: UpstreamEntry = {}): UpstreamEntry {
+  return { command: process.execPath, args: [INCIDENT_DESK_BIN], cwd: REPO_ROOT, ...extra };
+}
+
+/** The lab upstream spawned by the gateway over stdio. */
+export function labStdio(extra: UpstreamEntry = {}): UpstreamEntry {
+  return { command: process.execPath, args: [...TSX_FLAGS, LAB_UPSTREAM_MAIN], cwd: REPO_ROOT, ...extra };
+}
+
+export function streamableHttpUpstream(url: string, extra: UpstreamEntry = {}): UpstreamEntry {
+  return { url, ...extra };
+}
+
+export function sseUpstream(url: string, extra: UpstreamEntry = {}): UpstreamEntry {
+  return { url, transport: 'sse', ...extra };
+}
+
+/** A running upstream server; `url` is its MCP endpoint. */
+export interface HttpUpstream {
+  readonly url: string;
+  readonly process: ChildHandle;
+  stop(): Promise<void>;
+}
+
+function asUpstream(process: ChildHandle): HttpUpstream {
+  return { url: process.value, process, stop: () => process.stop() };
+}
+
+/** `incident-desk --http 127.0.0.1:0` (Streamable HTTP, one session per host). */
+export async function startIncidentDeskHttp(): Promise<HttpUpstream> {
+  return asUpstream(
+    await spawnReady({
+      label: 'incident-desk --http',
+      command: process.execPath,
+      args: [INCIDENT_DESK_BIN, '--http', '127.0.0.1:0'],
+      cwd: REPO_ROOT,
+      readyOn: 'stderr',
+      ready: /^incident-desk listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
+    }),
+  );
+}
+
+/** The lab upstream over sessionful Streamable HTTP. */
+export async function startLabHttp(): Promise<HttpUpstream> {
+  return asUpstream(
+    await spawnReady({
+      label: 'lab-upstream --http',
+      command: process.execPath,
+      args: [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--http', '127.0.0.1:0'],
+      cwd: REPO_ROOT,
+      readyOn: 'stderr',
+      ready: /^lab-upstream listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
+    }),
+  );
+}
+
+/** The legacy HTTP+SSE fixture (2024-11-05 transport); `url` is its `/sse` endpoint. */
+export async function startSseUpstream(): Promise<HttpUpstream> {
+  return asUpstream(
+    await spawnReady({
+      label: 'sse-upstream',
+      command: process.execPath,
+      args: [...TSX_FLAGS, SSE_UPSTREAM_MAIN, '--http', '127.0.0.1:0'],
+      cwd: REPO_ROOT,
+      readyOn: 'stderr',
+      ready: /^sse-upstream listening on (http:\/\/127\.0\.0\.1:\d+\/sse)$/,
+    }),
+  );
+}
