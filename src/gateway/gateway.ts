@@ -187,8 +187,8 @@ class Gateway implements GatewayHandle {
   // ---- what upstreams send back -------------------------------------------------------------------
 
   #handlers: UpstreamHandlers = {
-    onRequest: (upstream, request) => this.#onUpstreamRequest(upstream, request),
-    onNotification: (upstream, message) => this.#onUpstreamNotification(upstream, message),
+    onRequest: (upstream, request, related) => this.#onUpstreamRequest(upstream, request, related),
+    onNotification: (upstream, message, related) => this.#onUpstreamNotification(upstream, message, related),
     onClose: (upstream, reason) => {
       this.#logger.log('info', `upstream session ${upstream.key} ended: ${reason}`);
       for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream);
@@ -203,39 +203,45 @@ class Gateway implements GatewayHandle {
   }
 
   /**
-   * Finds the call a question (or log line) belongs to: a call whose progress token it names, else
-   * the only call in flight. For a per-session upstream with several calls in flight, the newest.
+   * Finds the host call a question (or log line) belongs to. Certain when the transport saw it on that
+   * call's response stream, when its progress token names the call, or when only one call is in flight.
+   * Otherwise, for a per-session upstream (whose every call is this host's), the oldest call without an
+   * open question is taken, and every call in flight is paused while the host answers. A shared upstream's
+   * ambiguous question has no host.
    */
-  #attribute(upstream: UpstreamSession, meta: unknown): { host: GatewayHostSession; call: PendingCall | undefined } | undefined {
+  #attribute(upstream: UpstreamSession, meta: unknown, relatedCallId: number | undefined): Attribution | undefined {
     const calls = upstream.pendingCalls();
     const token = isObject(meta) ? meta.progressToken : undefined;
-    let call = token === undefined ? undefined : calls.find((c) => c.id === token);
+    let call = relatedCallId === undefined ? undefined : upstream.pendingCall(relatedCallId);
+    if (!call && token !== undefined) call = calls.find((c) => c.id === token);
     if (!call && calls.length === 1) call = calls[0];
     const owner = this.#owners.get(upstream);
-    if (owner) {
-      if (!call && calls.length > 1) call = calls[calls.length - 1];
-      return owner.closed ? undefined : { host: owner, call };
+    if (call) {
+      const host = owner ?? (call.context ? this.#sessions.get(call.context.hostSessionId) : undefined);
+      return host && !host.closed ? { host, call, pause: [call.id] } : undefined;
     }
-    const host = call?.context ? this.#sessions.get(call.context.hostSessionId) : undefined;
-    return host ? { host, call } : undefined;
+    if (!owner || owner.closed) return undefined;
+    const asking = owner.callsWithOpenQuestions(upstream);
+    const guess = calls.find((c) => !asking.has(c.id)) ?? calls[0];
+    return { host: owner, call: guess, pause: calls.map((c) => c.id) };
   }
 
-  #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest): void {
+  #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
     if (request.method === 'ping') {
       upstream.respond(request.id, {});
       return;
     }
-    const target = this.#attribute(upstream, request.params?._meta);
+    const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
     if (!target) {
       const why = `cannot tell which host session ${request.method} from upstream '${upstream.spec.name}' belongs to`;
       this.#logger.log('warn', why, { inFlight: upstream.pendingCalls().length });
       upstream.respondError(request.id, new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', `Not deliverable: ${why}`).toProtocolError());
       return;
     }
-    target.host.deliverQuestion(upstream, request, target.call?.context?.hostRequestId, target.call?.id);
+    target.host.deliverQuestion(upstream, request, { callId: target.call?.id, relatedRequestId: target.call?.context?.hostRequestId, pause: target.pause });
   }
 
-  #onUpstreamNotification(upstream: UpstreamSession, message: JsonRpcNotification): void {
+  #onUpstreamNotification(upstream: UpstreamSession, message: JsonRpcNotification, relatedCallId: number | undefined): void {
     const params = message.params ?? {};
     if (LIST_CHANGED.has(message.method)) {
       for (const key of CACHE_KEYS[message.method] ?? []) upstream.listCache.delete(key);
@@ -254,7 +260,7 @@ class Gateway implements GatewayHandle {
         }
         return;
       case 'notifications/message': {
-        const target = this.#attribute(upstream, params._meta);
+        const target = this.#attribute(upstream, params._meta, relatedCallId);
         if (target) target.host.forward(message, relatedId(target.call));
         else this.#logger.log('debug', `dropping a log line of shared upstream '${upstream.spec.name}' no host call explains`);
         return;
@@ -266,6 +272,13 @@ class Gateway implements GatewayHandle {
       }
     }
   }
+}
+
+interface Attribution {
+  host: GatewayHostSession;
+  call: PendingCall | undefined;
+  /** Calls whose timeout stops while the host answers. */
+  pause: number[];
 }
 
 function relatedId(call: PendingCall | undefined): JsonRpcId | undefined {

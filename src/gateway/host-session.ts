@@ -50,11 +50,23 @@ interface InitInfo {
 interface RelayedQuestion {
   upstream: UpstreamSession;
   upstreamId: JsonRpcId;
-  /** The forwarded call whose timeout is paused while the host answers. */
-  pausedCallId: number | undefined;
+  /** The forwarded call the question was attributed to. */
+  callId: number | undefined;
+  /** Forwarded calls whose timeout is paused while the host answers. */
+  paused: number[];
   relatedRequestId: JsonRpcId | undefined;
   /** The upstream's own progress token, when the question carried one. */
   upstreamProgressToken: unknown;
+}
+
+/** Where a relayed question goes and which calls wait on it. */
+export interface QuestionRoute {
+  /** The call it was attributed to, if any. */
+  callId: number | undefined;
+  /** The host request whose stream carries it (undefined: the standalone stream). */
+  relatedRequestId: JsonRpcId | undefined;
+  /** Calls whose timeout stops until the host answers. */
+  pause: number[];
 }
 
 /** A forwarded host request still waiting for its upstream. */
@@ -154,7 +166,7 @@ export class GatewayHostSession implements HostSession {
   // ---- from the upstreams -------------------------------------------------------------------------
 
   /** Relays a question an upstream asked during (or outside) one of this host's calls. */
-  deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, relatedRequestId: JsonRpcId | undefined, pausedCallId: number | undefined): void {
+  deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute): void {
     const needed = capabilityForServerRequest(request.method);
     if (!needed) {
       upstream.respondError(request.id, new ProtocolError(RpcCode.MethodNotFound, `Method not found: ${request.method}`));
@@ -171,12 +183,28 @@ export class GatewayHostSession implements HostSession {
     const meta = isObject(params._meta) ? params._meta : undefined;
     const upstreamProgressToken = meta?.progressToken;
     if (meta && upstreamProgressToken !== undefined) params._meta = { ...meta, progressToken: hostId };
-    this.#questions.set(hostId, { upstream, upstreamId: request.id, pausedCallId, relatedRequestId, upstreamProgressToken });
-    if (pausedCallId !== undefined) upstream.pause(pausedCallId);
+    this.#questions.set(hostId, {
+      upstream,
+      upstreamId: request.id,
+      callId: route.callId,
+      paused: route.pause,
+      relatedRequestId: route.relatedRequestId,
+      upstreamProgressToken,
+    });
+    for (const id of route.pause) upstream.pause(id);
     const outgoing: JsonRpcRequest = request.params === undefined
       ? { jsonrpc: '2.0', id: hostId, method: request.method }
       : { jsonrpc: '2.0', id: hostId, method: request.method, params };
-    this.#channel.send(outgoing, relatedRequestId);
+    this.#channel.send(outgoing, route.relatedRequestId);
+  }
+
+  /** Calls of an upstream session that have a question open with this host. */
+  callsWithOpenQuestions(upstream: UpstreamSession): Set<number> {
+    const ids = new Set<number>();
+    for (const question of this.#questions.values()) {
+      if (question.upstream === upstream && question.callId !== undefined) ids.add(question.callId);
+    }
+    return ids;
   }
 
   /** The upstream withdrew a question (notifications/cancelled); tell the host. Returns whether it was ours. */
@@ -184,7 +212,7 @@ export class GatewayHostSession implements HostSession {
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== upstream || question.upstreamId !== upstreamId) continue;
       this.#questions.delete(hostId);
-      if (question.pausedCallId !== undefined) upstream.resume(question.pausedCallId);
+      for (const id of question.paused) upstream.resume(id);
       const params: JsonObject = { requestId: hostId };
       if (typeof reason === 'string') params.reason = reason;
       this.#channel.send(notification('notifications/cancelled', params), question.relatedRequestId);
@@ -430,7 +458,7 @@ export class GatewayHostSession implements HostSession {
     const question = this.#questions.get(message.id);
     if (!question) return; // the HTTP edge refuses these before they get here
     this.#questions.delete(message.id);
-    if (question.pausedCallId !== undefined) question.upstream.resume(question.pausedCallId);
+    for (const id of question.paused) question.upstream.resume(id);
     if (isErrorResponse(message)) question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
     else question.upstream.respond(question.upstreamId, message.result);
   }
@@ -438,8 +466,9 @@ export class GatewayHostSession implements HostSession {
   /** The host cancelled a call: the questions it had asked are void too. */
   #settleQuestionsOfCall(flight: InFlight): void {
     for (const [hostId, question] of this.#questions) {
-      if (question.upstream !== flight.upstream || question.pausedCallId !== flight.upstreamId) continue;
+      if (question.upstream !== flight.upstream || question.callId !== flight.upstreamId) continue;
       this.#questions.delete(hostId);
+      for (const id of question.paused) question.upstream.resume(id);
       this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the call was cancelled' }), question.relatedRequestId);
       this.#answerUpstreamOnAbandon(question, 'the call was cancelled');
     }

@@ -13,7 +13,7 @@ import type {
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
 import type { UpstreamSpec } from '../config/types.js';
-import type { Transport } from '../transport/transport.js';
+import type { MessageInfo, Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -52,9 +52,12 @@ interface PendingEntry extends PendingCall {
 }
 
 export interface UpstreamHandlers {
-  /** A request from the upstream (elicitation, sampling, roots, ping…). Answer with respond()/respondError(). */
-  onRequest(session: UpstreamSession, request: JsonRpcRequest): void;
-  onNotification(session: UpstreamSession, message: JsonRpcNotification): void;
+  /**
+   * A request from the upstream (elicitation, sampling, roots, ping…). Answer with respond()/respondError().
+   * `relatedCallId` is the call whose response stream carried it, when the transport can tell.
+   */
+  onRequest(session: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void;
+  onNotification(session: UpstreamSession, message: JsonRpcNotification, relatedCallId: number | undefined): void;
   /** The connection ended (crash, close, transport error); pending calls were already rejected. */
   onClose(session: UpstreamSession, reason: string): void;
 }
@@ -92,7 +95,7 @@ export class UpstreamSession {
     this.#transport = transport;
     this.#handlers = handlers;
     this.#logger = logger;
-    transport.onmessage = (message) => this.#onMessage(message);
+    transport.onmessage = (message, info) => this.#onMessage(message, info);
     transport.onerror = (error) => this.#logger.log('debug', `upstream ${this.key}: transport error`, { error: error.message });
     transport.onclose = () => this.#shutdown(`upstream '${spec.name}' closed the connection`);
   }
@@ -173,6 +176,11 @@ export class UpstreamSession {
     this.#sendQuietly(errorResponse(id, error.toJson()));
   }
 
+  /** A call still waiting for an answer, by our id. */
+  pendingCall(id: number): PendingCall | undefined {
+    return this.#pending.get(id);
+  }
+
   /** Calls still waiting for an answer, oldest first. */
   pendingCalls(): PendingCall[] {
     return [...this.#pending.values()].filter((entry) => entry.method !== 'initialize');
@@ -227,14 +235,15 @@ export class UpstreamSession {
     });
   }
 
-  #onMessage(message: JsonRpcMessage): void {
+  #onMessage(message: JsonRpcMessage, info: MessageInfo | undefined): void {
     if ('method' in message) {
+      const related = typeof info?.relatedRequestId === 'number' && this.#pending.has(info.relatedRequestId) ? info.relatedRequestId : undefined;
       if ('id' in message) {
-        this.#handlers.onRequest(this, message);
+        this.#handlers.onRequest(this, message, related);
         return;
       }
       if (message.method === 'notifications/progress' && this.#routeProgress(message)) return;
-      this.#handlers.onNotification(this, message);
+      this.#handlers.onNotification(this, message, related);
       return;
     }
     if (typeof message.id !== 'number') {

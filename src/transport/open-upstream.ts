@@ -1,11 +1,12 @@
-/** @module Opens the transport for an upstream spec: one SDK-backed adapter per kind of upstream. */
+/** @module Opens the transport for an upstream spec: our Streamable HTTP client, SDK-backed stdio and legacy SSE. */
 
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import type { UpstreamSpec } from '../config/types.js';
 import { perRequestSignalFetch } from './sdk/per-request-fetch.js';
 import { SdkTransportAdapter } from './sdk/sdk-adapter.js';
+import { StreamableHttpClientTransport } from './streamable-http/client-transport.js';
 import type { Transport } from './transport.js';
 
 export interface OpenOptions {
@@ -27,10 +28,7 @@ export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions =
         `upstream '${spec.name}' (${spec.command})`,
       );
     case 'streamable-http':
-      return new SdkTransportAdapter(
-        new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),
-        `upstream '${spec.name}' (${spec.url})`,
-      );
+      return new StreamableHttpClientTransport(new URL(spec.url), { headers: spec.headers, label: `upstream '${spec.name}' (${spec.url})` });
     case 'sse':
       return new SdkTransportAdapter(
         new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),

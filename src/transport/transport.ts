@@ -1,6 +1,6 @@
 /** @module The transport contract the gateway core uses for upstream connections: a JSON-RPC message pipe. */
 
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 export interface Transport {
   /** Opens the connection (spawns the process, opens the stream). Rejects if that fails. */
@@ -10,9 +10,16 @@ export interface Transport {
   close(): Promise<void>;
   /** Tell the transport which protocol revision was negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
-  onmessage?: (message: JsonRpcMessage) => void;
+  /** `info.relatedRequestId` names the request of ours whose response stream carried the message, when known. */
+  onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+}
+
+/** Where a message came from, as far as the transport can tell. */
+export interface MessageInfo {
+  /** The id of the request (ours) on whose response stream the message arrived. */
+  relatedRequestId?: JsonRpcId;
 }
 
 /** Why a send failed; `sessionExpired` means the upstream answered 404 for our session. */

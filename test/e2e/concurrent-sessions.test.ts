@@ -99,10 +99,6 @@ describe('concurrent host sessions through switchboard serve', () => {
   });
 });
 
-const ROUTING_TODO =
-  'gateway bug: with two calls of one host session in flight on the same upstream session, a question is attributed to the newest call ' +
-  '(gateway.ts #attribute), so it rides the wrong POST stream and the wrong call is paused';
-
 describe('questions of overlapping calls in one host session (lab upstream, 2 s upstream timeout)', () => {
   let labHttp: HttpUpstream | undefined;
   let gateway: RunningGateway | undefined;
@@ -125,7 +121,7 @@ describe('questions of overlapping calls in one host session (lab upstream, 2 s 
   }
 
   for (const prefix of ['local', 'remote']) {
-    test(`${prefix}: the question rides the stream of the call that asked it`, { todo: ROUTING_TODO }, async (t) => {
+    test(`${prefix}: the question rides the stream of the call that asked it`, async (t) => {
       assert.ok(gateway);
       const host = await RawHost.connect(gateway.url, { capabilities: CAPABILITIES });
       t.after(() => host.close());
@@ -140,7 +136,7 @@ describe('questions of overlapping calls in one host session (lab upstream, 2 s 
     });
   }
 
-  test("local: a human's think time does not count against the asking call's upstream timeout", { todo: ROUTING_TODO }, async (t) => {
+  test("local: a human's think time does not count against the asking call's upstream timeout", async (t) => {
     assert.ok(gateway);
     const host = await RawHost.connect(gateway.url, { capabilities: CAPABILITIES });
     t.after(() => host.close());
