@@ -11,6 +11,7 @@ import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } fro
 import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
+import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 
 function listenFlag(text: string): ListenAddress {
@@ -31,6 +32,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const address = listen ?? config.listen;
   const logger = loggerFromEnv(io.env, io.stderr);
+  logUnhandledRejections(logger);
   const gateway = createGateway(config, { logger, openTransport: openUpstreamTransport });
   const handler = createMcpHttpHandler(gateway, { ...config.http, logger });
   let server;

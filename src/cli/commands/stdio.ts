@@ -7,6 +7,7 @@ import { serveStdio } from '../../transport/stdio/host-stdio.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../cli-io.js';
 import { STDIO_HELP } from '../help.js';
+import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 
 export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
@@ -17,6 +18,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const logger = loggerFromEnv(io.env, io.stderr);
+  logUnhandledRejections(logger);
   const gateway = createGateway(config, { logger, openTransport: openUpstreamTransport });
   const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
   const stop = await Promise.race([edge.done.then(() => 'stdin closed'), io.untilSignal()]);
