@@ -8,7 +8,7 @@ const sdkAndHttp = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', '.conformance/**', 'schema/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', '.conformance/**', '.scratch/**', 'schema/**'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },

@@ -1,6 +1,6 @@
 /** @module Dispatches `switchboard <command>` and turns every failure into one stderr line and an exit code. */
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 import { ConfigError } from '../config/load.js';
 import { CliError, UsageError } from './cli-io.js';
@@ -17,9 +17,15 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   check: checkCommand,
 };
 
+/** The package version, read from the package.json above this module (in src/ or in the built dist/src/). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
+  for (const up of ['../../package.json', '../../../package.json']) {
+    const url = new URL(up, import.meta.url);
+    if (!existsSync(url)) continue;
+    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'switchboard') return pkg.version ?? 'unknown';
+  }
+  return 'unknown';
 }
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
