@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { RESTART_VECTOR, VECTOR_ANSWER_RESULT, VECTOR_CALL, VECTOR_ELICIT_PARAMS, VECTOR_FINAL_RESULT } from './testing/restart-vector.js';
+import { VECTOR_ANSWER_RESULT, VECTOR_CALL, VECTOR_ELICIT_PARAMS, VECTOR_FINAL_RESULT, VECTOR_PROTOCOL_VERSION } from './testing/restart-vector.js';
 import { type HttpProcess, spawnHttpIncidentDesk } from './testing/spawn-http.js';
 import { sseMessages } from './testing/sse.js';
 
@@ -46,7 +46,7 @@ describe('incident-desk over --http, raw fetch', () => {
   });
 
   test('restart_service replays the vector: question on the POST stream, 202 for the answer, exact final result', async () => {
-    const headers = await openSession(desk.url, RESTART_VECTOR.negotiatedProtocolVersion, { elicitation: { form: {} } });
+    const headers = await openSession(desk.url, VECTOR_PROTOCOL_VERSION, { elicitation: { form: {} } });
     assert.equal(VECTOR_CALL.id, 7);
     const call = await post(desk.url, VECTOR_CALL, headers);
     assert.equal(call.status, 200);

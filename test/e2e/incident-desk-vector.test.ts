@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  RESTART_VECTOR,
+  VECTOR_PROTOCOL_VERSION,
   VECTOR_ANSWER_RESULT,
   VECTOR_CALL,
   VECTOR_ELICIT_PARAMS,
@@ -25,14 +25,14 @@ describe('the incident desk restart vector through switchboard serve (stdio upst
   after(() => gateway?.stop());
 
   async function connect(t: { after(fn: () => Promise<void>): void }, capabilities: Record<string, unknown>): Promise<RawHost> {
-    const host = await RawHost.connect(gateway.url, { protocolVersion: RESTART_VECTOR.negotiatedProtocolVersion, capabilities });
+    const host = await RawHost.connect(gateway.url, { protocolVersion: VECTOR_PROTOCOL_VERSION, capabilities });
     t.after(() => host.close());
     return host;
   }
 
   test('question on the call stream equals the vector, the answer POST gets 202, the final event equals the vector', async (t) => {
     const host = await connect(t, FORM_ELICITATION);
-    assert.equal(host.protocolVersion, RESTART_VECTOR.negotiatedProtocolVersion);
+    assert.equal(host.protocolVersion, VECTOR_PROTOCOL_VERSION);
 
     const call = await host.request(VECTOR_CALL as WireMessage);
     assert.equal(call.status, 200);

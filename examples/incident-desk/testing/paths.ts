@@ -3,4 +3,5 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const INCIDENT_DESK_BIN = fileURLToPath(new URL('../../../bin/incident-desk.mjs', import.meta.url));
-export const RESTART_VECTOR_PATH = '/work/shared/vectors/incident-desk-restart.json';
+/** The team's shared wire vector, beside the checkout when there is one (tests cross-check against it). */
+export const SHARED_RESTART_VECTOR_PATH = fileURLToPath(new URL('../../../../shared/vectors/incident-desk-restart.json', import.meta.url));

@@ -1,4 +1,4 @@
-/** @module e2e/harness/paths: where the e2e tests find the commands, fixtures, shared vector and golden files. */
+/** @module e2e/harness/paths: where the e2e tests find the commands, fixtures, fixtures and golden files. */
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -7,7 +7,6 @@ export const INCIDENT_DESK_BIN = fileURLToPath(new URL('../../../bin/incident-de
 export const LAB_UPSTREAM_MAIN = fileURLToPath(new URL('../../fixtures/lab-upstream/main.ts', import.meta.url));
 export const SSE_UPSTREAM_MAIN = fileURLToPath(new URL('../../fixtures/sse-upstream/main.ts', import.meta.url));
 export const WIRE_DOCS_DIR = fileURLToPath(new URL('../../../docs/wire/', import.meta.url));
-export const RESTART_VECTOR_PATH = '/work/shared/vectors/incident-desk-restart.json';
 
 /** Node flags that let a child run the TypeScript fixtures directly. */
 export const TSX_FLAGS = ['--import', 'tsx'] as const;
