@@ -330,3 +330,27 @@ test('an upstream that cannot start is reported down, retried with backoff, and 
   assert.ok(attempts >= 3, `retried with backoff (attempts: ${attempts})`);
   await gateway.close();
 });
+
+test("an upstream's ping reaches the host of the call, and a ping no call explains is answered by the gateway", async () => {
+  const up = fakeUpstreamFactory({
+    ping_host: async (_call, server) => {
+      const answer = await server.ask('ping', {});
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    },
+  });
+  const gateway = createGateway(config([spec('desk', 'shared')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const host = await connectHost(gateway);
+  const call = host.request('tools/call', { name: 'ping_host', arguments: {} }, 9);
+  const ping = await host.question('ping');
+  assert.equal(ping.related, 9);
+  host.session.receive({ jsonrpc: '2.0', id: (ping.message as JsonRpcRequest).id, result: {} });
+  const done = await call;
+  assert.ok('result' in done);
+  assert.match(JSON.stringify(done.result), /\\"result\\":\{\}/);
+
+  const shared = up.servers[0];
+  const idle = await shared?.ask('ping', {});
+  assert.deepEqual(idle && 'result' in idle ? idle.result : idle, {});
+  await gateway.close();
+});

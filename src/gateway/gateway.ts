@@ -227,11 +227,11 @@ class Gateway implements GatewayHandle {
   }
 
   #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
-    if (request.method === 'ping') {
-      upstream.respond(request.id, {});
+    const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
+    if (!target && request.method === 'ping') {
+      upstream.respond(request.id, {}); // a ping no host call explains is the gateway's to answer
       return;
     }
-    const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
     if (!target) {
       const why = `cannot tell which host session ${request.method} from upstream '${upstream.spec.name}' belongs to`;
       this.#logger.log('warn', why, { inFlight: upstream.pendingCalls().length });

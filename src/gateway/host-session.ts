@@ -168,11 +168,11 @@ export class GatewayHostSession implements HostSession {
   /** Relays a question an upstream asked during (or outside) one of this host's calls. */
   deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute): void {
     const needed = capabilityForServerRequest(request.method);
-    if (!needed) {
+    if (!needed && request.method !== 'ping') {
       upstream.respondError(request.id, new ProtocolError(RpcCode.MethodNotFound, `Method not found: ${request.method}`));
       return;
     }
-    if (this.#closed || !isObject(this.clientCapabilities[needed])) {
+    if (this.#closed || (needed && !isObject(this.clientCapabilities[needed]))) {
       const why = this.#closed ? 'the host session is closed' : `the host did not declare the ${needed} capability`;
       this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${why}`, { session: this.id });
       upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Cannot relay ${request.method}: ${why}`).toProtocolError());

@@ -35,12 +35,12 @@ function asUpstream(process: ChildHandle): HttpUpstream {
 }
 
 /** `incident-desk --http 127.0.0.1:0` (Streamable HTTP, one session per host). */
-export async function startIncidentDeskHttp(): Promise<HttpUpstream> {
+export async function startIncidentDeskHttp(address = '127.0.0.1:0'): Promise<HttpUpstream> {
   return asUpstream(
     await spawnReady({
       label: 'incident-desk --http',
       command: process.execPath,
-      args: [INCIDENT_DESK_BIN, '--http', '127.0.0.1:0'],
+      args: [INCIDENT_DESK_BIN, '--http', address],
       cwd: REPO_ROOT,
       readyOn: 'stderr',
       ready: /^incident-desk listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
