@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import type { McpHttpHandler } from './mcp-handler.js';
-import { startHttpServer, urlHost } from './node-server.js';
+import { startHttpServer, streamAtOnce, urlHost } from './node-server.js';
 import type { RunningHttpServer } from './node-server.js';
 import { FakeGateway } from './testing/fake-gateway.js';
 import { initializeBody, messagesOf, POST_HEADERS, readSse } from './testing/sse.js';
@@ -82,5 +82,19 @@ describe('startHttpServer close', () => {
     await assert.rejects(fetch(`${server.url}/healthz`));
     await stream.body?.cancel().catch(() => undefined);
     await handler.close();
+  });
+});
+
+describe('streamAtOnce', () => {
+  it('marks SSE responses chunked (so the adapter sends headers at once) and leaves other responses alone', async () => {
+    const sse = new Response('data: 1\n\n', { status: 200, headers: { 'content-type': 'text/event-stream', 'mcp-session-id': 's1' } });
+    const marked = streamAtOnce(sse);
+    assert.equal(marked.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(marked.headers.get('mcp-session-id'), 's1');
+    assert.equal(await marked.text(), 'data: 1\n\n');
+    const json = new Response('{}', { status: 400, headers: { 'content-type': 'application/json' } });
+    assert.equal(streamAtOnce(json), json);
+    const empty = new Response(null, { status: 202 });
+    assert.equal(streamAtOnce(empty), empty);
   });
 });
