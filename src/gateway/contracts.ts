@@ -10,6 +10,11 @@ export interface HostChannel {
    * (HTTP: the GET stream; stdio: stdout). A response to a host request must pass its id.
    */
   send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
+  /**
+   * Whether a message sent without `relatedRequestId` can reach the host now (HTTP: a GET stream is open).
+   * Absent means always (stdio).
+   */
+  canReachOutsideCalls?(): boolean;
   /** The gateway ended the session (idle timeout, shutdown): the edge forgets it. */
   onSessionClosed?(): void;
 }

@@ -354,3 +354,29 @@ test("an upstream's ping reaches the host of the call, and a ping no call explai
   assert.deepEqual(idle && 'result' in idle ? idle.result : idle, {});
   await gateway.close();
 });
+
+test('a question outside any call goes to the standalone stream, or is refused at once when the host has none open', async () => {
+  const up = fakeUpstreamFactory({ noop: () => ({ content: [] }) });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  for (const reachable of [true, false]) {
+    const host = new Host();
+    host.session = gateway.openSession({ ...host.channel, canReachOutsideCalls: () => reachable });
+    await host.request('initialize', { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'h', version: '1' } });
+    await host.request('tools/list'); // opens this host's upstream session
+    const server = up.servers.at(-1);
+    const asked = server?.ask('roots/list', {});
+    if (reachable) {
+      const question = await host.question('roots/list');
+      assert.equal(question.related, undefined, 'sent on the standalone stream');
+      host.session.receive({ jsonrpc: '2.0', id: (question.message as JsonRpcRequest).id, result: { roots: [] } });
+      assert.deepEqual(await asked, { jsonrpc: '2.0', id: 'up-1', result: { roots: [] } });
+    } else {
+      const answer = await asked;
+      assert.ok(answer && 'error' in answer);
+      assert.equal((answer.error.data as JsonObject).reason, 'GW_ERR_HOST_UNREACHABLE');
+      assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'roots/list'), false);
+    }
+  }
+  await gateway.close();
+});

@@ -178,6 +178,12 @@ export class GatewayHostSession implements HostSession {
       upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Cannot relay ${request.method}: ${why}`).toProtocolError());
       return;
     }
+    if (route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
+      const why = `no call explains ${request.method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
+      this.#env.logger.log('info', `refusing ${request.method}: ${why}`, { session: this.id });
+      upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${why}`).toProtocolError());
+      return;
+    }
     const hostId = `sb-${++questionCounter}`;
     const params: JsonObject = { ...request.params };
     const meta = isObject(params._meta) ? params._meta : undefined;

@@ -33,6 +33,7 @@ export class HttpSession {
   #id: string | undefined;
   #closed = false;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #standaloneStreams = 0;
   /** Sends go out one after the other, in the order the gateway made them. */
   #outbox: Promise<void> = Promise.resolve();
 
@@ -51,6 +52,7 @@ export class HttpSession {
     });
     const channel: HostChannel = {
       send: (message, relatedRequestId) => this.#enqueue(message, relatedRequestId),
+      canReachOutsideCalls: () => this.hasStandaloneStream,
       onSessionClosed: () => void this.close('closed by the gateway', { closeHost: false }),
     };
     this.host = options.gateway.openSession(channel);
@@ -70,8 +72,48 @@ export class HttpSession {
   }
 
   /** Hands a request to the SDK transport, with the body already parsed and checked. */
-  handle(req: Request, parsedBody?: unknown): Promise<Response> {
-    return this.transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
+  async handle(req: Request, parsedBody?: unknown): Promise<Response> {
+    const response = await this.transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
+    if (req.method !== 'GET' || response.status !== 200 || !response.body) return response;
+    return this.#watchStandaloneStream(response);
+  }
+
+  /** Whether the host holds the standalone (GET) stream open, so that a message outside its calls can reach it. */
+  get hasStandaloneStream(): boolean {
+    return this.#standaloneStreams > 0;
+  }
+
+  /** Counts the GET stream as open until it ends or the host drops it. */
+  #watchStandaloneStream(response: Response): Response {
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    this.#standaloneStreams += 1;
+    let open = true;
+    const ended = () => {
+      if (!open) return;
+      open = false;
+      this.#standaloneStreams -= 1;
+    };
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            ended();
+            controller.close();
+          } else {
+            controller.enqueue(value);
+          }
+        } catch (error) {
+          ended();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        ended();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   /** Restarts the idle clock (called for every request on the session). */

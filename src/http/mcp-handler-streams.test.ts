@@ -71,6 +71,19 @@ describe('HTTP SSE streams', () => {
     await stream.cancel();
   });
 
+  it('tells the gateway whether the host holds a GET stream open (for questions outside its calls)', async () => {
+    const { gateway, handle } = setup();
+    const { headers } = await openTestSession(handle);
+    const canReach = () => gateway.last.channel.canReachOutsideCalls?.();
+    assert.equal(canReach(), false);
+    const stream = readSse(await handle(getStream(headers)));
+    assert.equal(canReach(), true);
+    gateway.last.push({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    assert.deepEqual(await stream.nextMessage(), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await stream.cancel();
+    assert.equal(canReach(), false);
+  });
+
   it('resumes a broken POST stream with GET + Last-Event-ID, replaying what was missed', async () => {
     const { gateway, handle } = setup();
     const { headers } = await openTestSession(handle);
