@@ -6,7 +6,7 @@ import type { HttpSettings } from '../config/types.js';
 import type { GatewayHandle } from '../gateway/contracts.js';
 import type { Logger } from '../gateway/logger.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isLegacyRevision } from '../protocol/revisions.js';
 import { HttpSession } from './http-session.js';
 import { readBodyCapped } from './read-body.js';
@@ -115,30 +115,26 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         const message = 'Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}';
         return errorResponse('INVALID_INITIALIZE_PARAMS', message, { id });
       }
-      return initialize(req, body.value, classified.message.id);
+      return initialize(classified.message);
     }
     const found = sessionFor(req, id);
     if (!found.ok) return found.response;
     if (classified.kind === 'response' && (id === null || !found.value.host.expectsResponse(id))) {
       return errorResponse('UNKNOWN_RESPONSE_ID', `Invalid Request: Unknown response id ${JSON.stringify(id)}`, { id });
     }
-    return found.value.handle(req, body.value);
+    return found.value.post(classified, req.headers.get('mcp-protocol-version'));
   }
 
-  async function initialize(req: Request, body: unknown, id: JsonRpcId): Promise<Response> {
+  function initialize(request: JsonRpcRequest): Response {
     let session: HttpSession;
     try {
       session = openSession();
     } catch (error) {
       logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
-      return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id });
+      return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id: request.id });
     }
-    const response = await session.handle(req, body);
-    if (response.status !== 200 || session.id === undefined) {
-      await session.close(`initialize rejected with HTTP ${response.status}`, { closeHost: true });
-    } else {
-      session.touch();
-    }
+    const response = session.initialize(request);
+    session.touch();
     return response;
   }
 
@@ -147,12 +143,12 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
     }
     const found = sessionFor(req);
-    return found.ok ? found.value.handle(req) : found.response;
+    return found.ok ? found.value.get(req.headers.get('last-event-id')) : found.response;
   }
 
   async function handleDelete(req: Request): Promise<Response> {
     const found = sessionFor(req);
-    return found.ok ? found.value.handle(req) : found.response;
+    return found.ok ? found.value.delete() : found.response;
   }
 
   function handleHealth(req: Request): Response {

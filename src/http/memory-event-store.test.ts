@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 import { MemoryEventStore } from './memory-event-store.js';
 
-const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
 
-async function replay(store: MemoryEventStore, after: string): Promise<{ streamId: string; events: [string, JSONRPCMessage][] }> {
-  const events: [string, JSONRPCMessage][] = [];
+async function replay(store: MemoryEventStore, after: string): Promise<{ streamId: string; events: [string, JsonRpcMessage][] }> {
+  const events: [string, JsonRpcMessage][] = [];
   const streamId = await store.replayEventsAfter(after, { send: async (id, message) => void events.push([id, message]) });
   return { streamId, events };
 }
@@ -37,7 +37,7 @@ describe('MemoryEventStore', () => {
 
   it('keeps a position for priming events without replaying them', async () => {
     const store = new MemoryEventStore();
-    const priming = await store.storeEvent('a', {} as JSONRPCMessage);
+    const priming = await store.storeEvent('a', {} as JsonRpcMessage);
     const first = await store.storeEvent('a', note(1));
     assert.equal(await store.getStreamIdForEventId(priming), 'a');
     assert.deepEqual((await replay(store, priming)).events, [[first, note(1)]]);

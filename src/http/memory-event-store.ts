@@ -1,6 +1,14 @@
 /** @module In-memory SSE event store for one HTTP session: bounded per stream, replays after a Last-Event-ID. */
 
-import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+
+/** An SSE event id, `<stream no>-<seq>`. */
+export type EventId = string;
+/** Names one logical SSE stream of a session (a POST's stream, or the standalone GET stream). */
+export type StreamId = string;
+
+/** A priming event only marks a position: it is stored as an empty object and never replayed. */
+export type StoredMessage = JsonRpcMessage | Record<string, never>;
 
 export interface MemoryEventStoreOptions {
   /** Events kept per stream; older ones are dropped first. Default 1000. */
@@ -11,7 +19,7 @@ export interface MemoryEventStoreOptions {
 
 interface StoredEvent {
   seq: number;
-  message: JSONRPCMessage;
+  message: JsonRpcMessage;
 }
 
 interface StreamLog {
@@ -21,16 +29,18 @@ interface StreamLog {
   events: StoredEvent[];
 }
 
-/** A priming event (SDK: an empty object, sent as `data:` with nothing) only marks a position. */
-function isPriming(message: JSONRPCMessage): boolean {
+function isPriming(message: StoredMessage): message is Record<string, never> {
   return !('jsonrpc' in message);
 }
 
 /**
  * Event ids look like `<stream no>-<seq>`: they encode the stream they belong to, and `seq` is
  * unique and increasing across all streams of the session (the 2025-11-25 rules).
+ *
+ * Synchronous on purpose: the session transport stores every event on the hot path, and a
+ * synchronous store keeps the order of events equal to the order of sends without a queue.
  */
-export class MemoryEventStore implements EventStore {
+export class MemoryEventStore {
   readonly #maxEvents: number;
   readonly #maxStreams: number;
   /** Insertion order is recency order: a write moves its stream to the end. */
@@ -44,16 +54,18 @@ export class MemoryEventStore implements EventStore {
     this.#maxStreams = Math.max(1, options.maxStreams ?? 200);
   }
 
-  async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+  /** Stores one message (or a priming event, `{}`) and returns its event id. */
+  storeEvent(streamId: StreamId, message: StoredMessage): EventId {
     let log = this.#streams.get(streamId);
     if (log === undefined) {
       log = { no: this.#nextNo++, streamId, events: [] };
       this.#byNo.set(log.no, log);
-    } else {
+      this.#streams.set(streamId, log);
+      this.#evictStreams();
+    } else if (this.#streams.size > 1) {
       this.#streams.delete(streamId);
+      this.#streams.set(streamId, log);
     }
-    this.#streams.set(streamId, log);
-    this.#evictStreams();
     const seq = this.#nextSeq++;
     if (!isPriming(message)) {
       log.events.push({ seq, message });
@@ -62,19 +74,17 @@ export class MemoryEventStore implements EventStore {
     return `${log.no}-${seq}`;
   }
 
-  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+  getStreamIdForEventId(eventId: EventId): StreamId | undefined {
     return this.#lookup(eventId)?.log.streamId;
   }
 
-  async replayEventsAfter(
-    lastEventId: EventId,
-    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
-  ): Promise<StreamId> {
+  /** Hands `send` every kept event of the id's stream that came after it; throws for an unknown id. */
+  replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JsonRpcMessage) => void }): StreamId {
     const found = this.#lookup(lastEventId);
     if (found === undefined) throw new Error(`unknown event id ${JSON.stringify(lastEventId)}`);
     const { log, seq } = found;
     for (const event of log.events.slice()) {
-      if (event.seq > seq) await send(`${log.no}-${event.seq}`, event.message);
+      if (event.seq > seq) send(`${log.no}-${event.seq}`, event.message);
     }
     return log.streamId;
   }

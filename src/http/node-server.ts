@@ -30,6 +30,13 @@ export function urlHost(host: string): string {
  */
 export function streamAtOnce(response: Response): Response {
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  try {
+    // The handler's own responses have mutable headers: marking them in place saves a copy per SSE response.
+    response.headers.set('transfer-encoding', 'chunked');
+    return response;
+  } catch {
+    // Immutable headers (a Response that came from fetch): copy.
+  }
   const headers = new Headers(response.headers);
   headers.set('transfer-encoding', 'chunked');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -41,6 +41,10 @@ export const HTTP_ERROR_TABLE = {
   /** `MCP-Protocol-Version` differs from the revision negotiated for the session. */
   /** A JSON-RPC response whose id the session does not await. */
   UNKNOWN_RESPONSE_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
+  /** `Last-Event-ID` names no stream the session remembers (never issued, or forgotten). */
+  UNKNOWN_EVENT_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
+  /** A second GET stream, or a resumption of a stream the host already holds open. */
+  STREAM_CONFLICT: { status: 409, rpcCode: RpcCode.InvalidRequest },
   /** `Host` is neither loopback nor in `http.allowedHosts` (DNS-rebinding protection). */
   FORBIDDEN_HOST: { status: 403, rpcCode: RpcCode.InvalidRequest },
   /** `Origin` is neither loopback nor in `http.allowedOrigins`. */
