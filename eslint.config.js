@@ -26,6 +26,13 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/translation/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...sdkAndHttp, { group: ['node:*', '../gateway/*', '../transport/*', '../http/*', '../cli/*', '../config/*'], message: 'translation/ is pure: only protocol/ and itself.' }] }],
+    },
+  },
+  {
     files: ['src/gateway/**/*.ts', 'src/config/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

@@ -27,6 +27,7 @@ const SDK_OR_FRAMEWORK = /^(@modelcontextprotocol\/|hono$|hono\/|@hono\/)/;
 
 const rules: { layer: string; forbidden: RegExp; why: string }[] = [
   { layer: 'protocol', forbidden: /^(node:|@|\.\.\/|[a-z])/, why: 'protocol/ is pure: no I/O, no packages, no other layer' },
+  { layer: 'translation', forbidden: /^(node:|@|\.\.\/(?!protocol\/)|[a-z])/, why: 'translation/ is pure: only protocol/ and itself' },
   { layer: 'gateway', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(http|https|net)$|^\\.\\.\\/(http|cli)\\/`), why: 'the gateway core stays free of SDK and HTTP types' },
   { layer: 'config', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(http|cli|gateway)\\/`), why: 'config is read by the core and must not depend on edges' },
 ];
@@ -36,7 +37,7 @@ for (const rule of rules) {
     const offending: string[] = [];
     for (const file of sources(join(src, rule.layer))) {
       for (const spec of imports(file)) {
-        if (rule.forbidden.test(spec) && !(rule.layer === 'protocol' && spec.startsWith('./'))) {
+        if (rule.forbidden.test(spec) && !(rule.layer !== 'gateway' && rule.layer !== 'config' && spec.startsWith('./'))) {
           offending.push(`${relative(src, file)} imports ${spec}`);
         }
       }

@@ -1,6 +1,6 @@
 /** @module What the edges (HTTP, stdio, CLI) see of the gateway: host sessions over a channel, health and checks. */
 
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
 
 /** How the gateway talks to one host session; implemented by each downstream edge. */
 export interface HostChannel {
@@ -27,9 +27,17 @@ export interface HostSession {
   receive(message: JsonRpcMessage): void;
   /** Whether `id` names a server-to-client request this session sent to its host and still awaits. */
   expectsResponse(id: JsonRpcId): boolean;
+  /**
+   * Checks a host's answer before it is handed in: `unknown` when no question of this session has
+   * that id, `invalid` when it breaks the limits or the schema it was asked with (the question stays
+   * open, the host may answer again).
+   */
+  checkResponse(message: JsonRpcResponse): ResponseCheck;
   /** Ends the session and every upstream session opened for it. */
   close(): Promise<void>;
 }
+
+export type ResponseCheck = { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string };
 
 export type UpstreamState = 'pending' | 'up' | 'down';
 

@@ -4,7 +4,7 @@
  */
 
 import type { NamingStrategy } from '../config/types.js';
-import { capabilityForServerRequest, upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
@@ -18,13 +18,16 @@ import { errorResponse, isErrorResponse, isObject, notification, resultResponse 
 import { negotiateRevision } from '../protocol/revisions.js';
 import type { ListKind, Route } from './catalog.js';
 import { Catalog, matchesTemplate } from './catalog.js';
-import type { HostChannel, HostSession } from './contracts.js';
+import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
 import { GatewayError, toProtocolError } from './errors.js';
 import type { Logger } from './logger.js';
 import { paginate } from './pagination.js';
 import type { UpstreamLink } from './upstream-link.js';
 import type { UpstreamSession } from './upstream-session.js';
 import { TransportError } from '../transport/transport.js';
+import { validateElicitAnswer } from '../translation/elicitation-answer.js';
+import { checkAnswerLimits } from '../translation/elicitation-limits.js';
+import { planQuestion } from '../translation/plan-question.js';
 
 /** What a host session needs from the gateway that owns it. */
 export interface HostSessionEnv {
@@ -57,6 +60,8 @@ interface RelayedQuestion {
   relatedRequestId: JsonRpcId | undefined;
   /** The upstream's own progress token, when the question carried one. */
   upstreamProgressToken: unknown;
+  /** For a form elicitation: the schema the host was sent, which its answer must satisfy. */
+  requestedSchema: JsonObject | undefined;
 }
 
 /** Where a relayed question goes and which calls wait on it. */
@@ -113,7 +118,7 @@ export class GatewayHostSession implements HostSession {
     if (!this.#init) return undefined;
     return {
       protocolVersion: this.#init.protocolVersion,
-      capabilities: upstreamClientCapabilities(this.#init.capabilities),
+      capabilities: upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion),
       clientInfo: this.#init.clientInfo,
     };
   }
@@ -148,6 +153,16 @@ export class GatewayHostSession implements HostSession {
     return typeof id === 'string' && this.#questions.has(id);
   }
 
+  checkResponse(message: JsonRpcResponse): ResponseCheck {
+    const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
+    if (!question) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
+    if (isErrorResponse(message) || question.requestedSchema === undefined) return { ok: true };
+    const limit = checkAnswerLimits(message.result);
+    if (limit) return { ok: false, kind: 'invalid', reason: `Invalid answer: ${limit}` };
+    const verdict = validateElicitAnswer(message.result, question.requestedSchema);
+    return verdict.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: `Invalid answer: ${verdict.reason}` };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -165,17 +180,21 @@ export class GatewayHostSession implements HostSession {
 
   // ---- from the upstreams -------------------------------------------------------------------------
 
-  /** Relays a question an upstream asked during (or outside) one of this host's calls. */
+  /** Relays a question an upstream asked during (or outside) one of this host's calls, translated for the host. */
   deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute): void {
-    const needed = capabilityForServerRequest(request.method);
-    if (!needed && request.method !== 'ping') {
-      upstream.respondError(request.id, new ProtocolError(RpcCode.MethodNotFound, `Method not found: ${request.method}`));
+    if (this.#closed || !this.#init) {
+      upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
       return;
     }
-    if (this.#closed || (needed && !isObject(this.clientCapabilities[needed]))) {
-      const why = this.#closed ? 'the host session is closed' : `the host did not declare the ${needed} capability`;
-      this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${why}`, { session: this.id });
-      upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Cannot relay ${request.method}: ${why}`).toProtocolError());
+    const plan = planQuestion(request.method, request.params ?? {}, { revision: this.#init.protocolVersion, capabilities: this.#init.capabilities });
+    if (plan.kind === 'answer') {
+      this.#env.logger.log('info', `answering ${request.method} from upstream '${upstream.spec.name}' without the host: ${plan.why}`, { session: this.id });
+      upstream.respond(request.id, plan.result);
+      return;
+    }
+    if (plan.kind === 'refuse') {
+      this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.id });
+      upstream.respondError(request.id, ProtocolError.from(plan.error));
       return;
     }
     if (route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
@@ -185,7 +204,7 @@ export class GatewayHostSession implements HostSession {
       return;
     }
     const hostId = `sb-${++questionCounter}`;
-    const params: JsonObject = { ...request.params };
+    const params: JsonObject = { ...plan.params };
     const meta = isObject(params._meta) ? params._meta : undefined;
     const upstreamProgressToken = meta?.progressToken;
     if (meta && upstreamProgressToken !== undefined) params._meta = { ...meta, progressToken: hostId };
@@ -196,6 +215,7 @@ export class GatewayHostSession implements HostSession {
       paused: route.pause,
       relatedRequestId: route.relatedRequestId,
       upstreamProgressToken,
+      requestedSchema: plan.requestedSchema,
     });
     for (const id of route.pause) upstream.pause(id);
     const outgoing: JsonRpcRequest = request.params === undefined
@@ -463,6 +483,12 @@ export class GatewayHostSession implements HostSession {
     if (typeof message.id !== 'string') return;
     const question = this.#questions.get(message.id);
     if (!question) return; // the HTTP edge refuses these before they get here
+    const check = this.checkResponse(message);
+    if (!check.ok) {
+      // The question stays open: the host may answer again (the HTTP edge already told it why).
+      this.#env.logger.log('warn', `host answer to ${message.id} refused: ${check.reason}`, { session: this.id });
+      return;
+    }
     this.#questions.delete(message.id);
     for (const id of question.paused) question.upstream.resume(id);
     if (isErrorResponse(message)) question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));

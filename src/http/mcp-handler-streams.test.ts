@@ -55,6 +55,23 @@ describe('HTTP SSE streams', () => {
     assert.equal(again.status, 400, 'an answer is taken once');
   });
 
+  it('refuses an answer the gateway finds invalid with 400 -32602, without handing it over, and takes a corrected one', async () => {
+    const { gateway, handle } = setup();
+    const { headers } = await openTestSession(handle);
+    const stream = readSse(await handle(mcpPost(call(3, 'ask'), headers)));
+    const question = await stream.nextMessage();
+    const bad = { jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: {}, invalid: true } };
+    const refused = await handle(mcpPost(bad, headers));
+    assert.equal(refused.status, 400);
+    const body = (await refused.json()) as { error: { code: number; message: string } };
+    assert.equal(body.error.code, -32602);
+    assert.match(body.error.message, /field "invalid"/);
+    assert.ok(!gateway.last.received.some((m) => !('method' in m) && m.id === question?.id), 'the refused answer never reached the gateway');
+    const good = { jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { queue: 'ops' } } };
+    assert.equal((await handle(mcpPost(good, headers))).status, 202);
+    await stream.rest();
+  });
+
   it('delivers unrelated messages on the GET stream and allows only one GET stream', async () => {
     const { gateway, handle } = setup();
     const { headers } = await openTestSession(handle);

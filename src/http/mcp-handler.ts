@@ -119,8 +119,12 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     }
     const found = sessionFor(req, id);
     if (!found.ok) return found.response;
-    if (classified.kind === 'response' && (id === null || !found.value.host.expectsResponse(id))) {
-      return errorResponse('UNKNOWN_RESPONSE_ID', `Invalid Request: Unknown response id ${JSON.stringify(id)}`, { id });
+    if (classified.kind === 'response') {
+      const check = id === null ? { ok: false as const, kind: 'unknown' as const, reason: 'Unknown response id null' } : found.value.host.checkResponse(classified.message);
+      if (!check.ok) {
+        const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
+        return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, { id });
+      }
     }
     return found.value.post(classified, req.headers.get('mcp-protocol-version'));
   }

@@ -41,6 +41,7 @@ export const HTTP_ERROR_TABLE = {
   /** `MCP-Protocol-Version` differs from the revision negotiated for the session. */
   /** A JSON-RPC response whose id the session does not await. */
   UNKNOWN_RESPONSE_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
+  INVALID_ANSWER: { status: 400, rpcCode: RpcCode.InvalidParams },
   /** `Last-Event-ID` names no stream the session remembers (never issued, or forgotten). */
   UNKNOWN_EVENT_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** A second GET stream, or a resumption of a stream the host already holds open. */

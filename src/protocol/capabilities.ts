@@ -2,36 +2,33 @@
 
 import type { JsonObject } from './jsonrpc.js';
 import { isObject } from './jsonrpc.js';
-
-/** Client capabilities the gateway knows how to relay from an upstream to a host. */
-const RELAYABLE_CLIENT_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
+import { LATEST_LEGACY_REVISION, revisionAtLeast } from './revisions.js';
 
 /**
- * What the gateway declares to an upstream on behalf of one host: only the relayable capabilities
- * the host itself declared, copied as declared. Never more (no `tasks`, no `experimental`).
+ * What the gateway declares to an upstream on behalf of one host: only what the host declared, only
+ * what its revision defines, only what the gateway can relay. Never `tasks` or `experimental`.
+ * - `elicitation` only from 2025-06-18; `elicitation.form`/`.url` only from 2025-11-25 (`{}` = form only);
+ * - `sampling.tools` and `sampling.context` only from 2025-11-25, and only if declared;
+ * - `roots.listChanged` only if declared.
  */
-export function upstreamClientCapabilities(hostCapabilities: unknown): JsonObject {
+export function upstreamClientCapabilities(hostCapabilities: unknown, hostRevision: string = LATEST_LEGACY_REVISION): JsonObject {
   const declared = isObject(hostCapabilities) ? hostCapabilities : {};
+  const modern = revisionAtLeast(hostRevision, '2025-11-25');
   const out: JsonObject = {};
-  for (const name of RELAYABLE_CLIENT_CAPABILITIES) {
-    const value = declared[name];
-    if (isObject(value)) out[name] = structuredClone(value);
+  if (isObject(declared.sampling)) {
+    const sampling: JsonObject = {};
+    if (modern && isObject(declared.sampling.tools)) sampling.tools = {};
+    if (modern && isObject(declared.sampling.context)) sampling.context = {};
+    out.sampling = sampling;
   }
+  if (isObject(declared.elicitation) && revisionAtLeast(hostRevision, '2025-06-18')) {
+    const elicitation: JsonObject = {};
+    if (modern && isObject(declared.elicitation.form)) elicitation.form = {};
+    if (modern && isObject(declared.elicitation.url)) elicitation.url = {};
+    out.elicitation = elicitation;
+  }
+  if (isObject(declared.roots)) out.roots = declared.roots.listChanged === true ? { listChanged: true } : {};
   return out;
-}
-
-/** The client capability a server-to-client request needs, or undefined when it needs none. */
-export function capabilityForServerRequest(method: string): (typeof RELAYABLE_CLIENT_CAPABILITIES)[number] | undefined {
-  switch (method) {
-    case 'elicitation/create':
-      return 'elicitation';
-    case 'sampling/createMessage':
-      return 'sampling';
-    case 'roots/list':
-      return 'roots';
-    default:
-      return undefined;
-  }
 }
 
 /**

@@ -64,14 +64,15 @@ describe('the incident desk restart vector through switchboard serve (stdio upst
     assert.equal(toolText(final), 'NOT RESTARTED payments-api: approval declined');
   });
 
-  test('a host that declared no capabilities: restart is an isError result, summarize degrades to the plain summary', async (t) => {
+  test('a host that declared no capabilities: restart is cancelled for it (nothing restarted), summarize degrades to the plain summary', async (t) => {
     const host = await connect(t, {});
 
+    // The desk does not check and asks anyway; the gateway answers `cancel` on the host's behalf.
     const restart = await (await host.callTool(21, 'restart_service', { service: 'payments-api' })).rest();
     assert.deepEqual(restart.filter(isRequest), [], 'no question may reach a host that cannot answer it');
     const restartResult = restart.find((message) => message.id === 21);
-    assert.equal(isToolError(restartResult), true, JSON.stringify(restartResult));
-    assert.match(toolText(restartResult), /^restart_service: /);
+    assert.equal(isToolError(restartResult), false, JSON.stringify(restartResult));
+    assert.match(toolText(restartResult), /^NOT RESTARTED payments-api: /);
 
     const summary = await (await host.callTool(22, 'summarize_incident', { id: 'INC-1042' })).rest();
     assert.deepEqual(summary.filter(isRequest), []);

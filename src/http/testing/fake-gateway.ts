@@ -1,7 +1,7 @@
 /** @module Test double of GatewayHandle: scripted host sessions that answer initialize, echo tools, ask the host questions and hold calls. */
 
-import type { GatewayHandle, HealthReport, HostChannel, HostSession } from '../../gateway/contracts.js';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession, ResponseCheck } from '../../gateway/contracts.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { negotiateRevision } from '../../protocol/revisions.js';
 
 /**
@@ -37,6 +37,13 @@ export class FakeHostSession implements HostSession {
 
   expectsResponse(id: JsonRpcId): boolean {
     return this.#awaiting.has(id);
+  }
+
+  /** Unknown ids are refused; an answer whose result carries `invalid: true` stands for one that breaks its schema. */
+  checkResponse(message: JsonRpcResponse): ResponseCheck {
+    if (message.id === null || !this.#awaiting.has(message.id)) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
+    if ('result' in message && message.result.invalid === true) return { ok: false, kind: 'invalid', reason: 'field "invalid": not allowed' };
+    return { ok: true };
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,184 @@
+/** @module Tests of elicitation answer validation against the requested schema. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { isValidDate, isValidDateTime, validateElicitAnswer } from './elicitation-answer.js';
+
+/** One property per rule; `required` only on `ticket`. */
+const schema = {
+  type: 'object',
+  properties: {
+    ticket: { type: 'string', minLength: 2, maxLength: 5 },
+    queue: { type: 'string', enum: ['ops', 'sec'] },
+    priority: { type: 'string', oneOf: [{ const: 'p1', title: 'Urgent' }, { const: 'p3', title: 'Normal' }] },
+    email: { type: 'string', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    due: { type: 'string', format: 'date' },
+    at: { type: 'string', format: 'date-time' },
+    odd: { type: 'string', format: 'hostname' },
+    ratio: { type: 'number', minimum: 0, maximum: 10 },
+    count: { type: 'integer', minimum: 1, maximum: 3 },
+    urgent: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2 },
+    teams: { type: 'array', items: { anyOf: [{ const: 'red', title: 'Red' }, { const: 'blue', title: 'Blue' }] } },
+    free: { type: 'array', items: { type: 'string' } },
+    weird: { type: 'object' },
+  },
+  required: ['ticket'],
+};
+
+type Case = [name: string, content: Record<string, unknown>, expected: true | { field: string; reason: RegExp }];
+
+const bad = (field: string, reason: RegExp) => ({ field, reason });
+
+const cases: Case[] = [
+  // required and unknown keys
+  ['only the required field', { ticket: 'T-1' }, true],
+  ['required field missing', { urgent: true }, bad('ticket', /^field "ticket": required$/)],
+  ['unknown key', { ticket: 'T-1', extra: 1 }, bad('extra', /^field "extra": not in the requested schema$/)],
+  ['inherited key name is still unknown', JSON.parse('{"ticket":"T-1","__proto__":{"x":1}}') as Record<string, unknown>, bad('__proto__', /not in the requested schema/)],
+  // string + minLength/maxLength (code points)
+  ['string', { ticket: 'abcde' }, true],
+  ['not a string', { ticket: 12 }, bad('ticket', /^field "ticket": expected a string$/)],
+  ['null is not a string', { ticket: null }, bad('ticket', /expected a string/)],
+  ['too short', { ticket: 'a' }, bad('ticket', /^field "ticket": expected at least 2 characters$/)],
+  ['too long', { ticket: 'abcdef' }, bad('ticket', /^field "ticket": expected at most 5 characters$/)],
+  ['astral characters count once', { ticket: '😀😀😀' }, true],
+  // enum / oneOf const
+  ['enum member', { ticket: 'T-1', queue: 'ops' }, true],
+  ['not an enum member', { ticket: 'T-1', queue: 'dev' }, bad('queue', /^field "queue": not one of the allowed values$/)],
+  ['oneOf const', { ticket: 'T-1', priority: 'p3' }, true],
+  ['oneOf title is not a value', { ticket: 'T-1', priority: 'Urgent' }, bad('priority', /not one of the allowed values/)],
+  // formats
+  ['email', { ticket: 'T-1', email: 'a.b@example.org' }, true],
+  ['email without a dot in the domain', { ticket: 'T-1', email: 'a@localhost' }, bad('email', /^field "email": expected a valid email$/)],
+  ['email with two @', { ticket: 'T-1', email: 'a@b@example.org' }, bad('email', /valid email/)],
+  ['email with empty local part', { ticket: 'T-1', email: '@example.org' }, bad('email', /valid email/)],
+  ['uri', { ticket: 'T-1', site: 'https://example.org/x?y=1' }, true],
+  ['uri with another scheme', { ticket: 'T-1', site: 'urn:isbn:0451450523' }, true],
+  ['uri without a scheme', { ticket: 'T-1', site: 'example.org/x' }, bad('site', /^field "site": expected a valid uri$/)],
+  ['uri with whitespace', { ticket: 'T-1', site: 'https://exa mple.org' }, bad('site', /valid uri/)],
+  ['date', { ticket: 'T-1', due: '2024-02-29' }, true],
+  ['date not in the calendar', { ticket: 'T-1', due: '2025-02-29' }, bad('due', /^field "due": expected a valid date$/)],
+  ['date in the wrong shape', { ticket: 'T-1', due: '2025-2-1' }, bad('due', /valid date/)],
+  ['date-time with Z', { ticket: 'T-1', at: '2025-06-18T12:30:00Z' }, true],
+  ['date-time with offset and fraction', { ticket: 'T-1', at: '2025-06-18T12:30:00.125+05:30' }, true],
+  ['date-time without offset', { ticket: 'T-1', at: '2025-06-18T12:30:00' }, bad('at', /^field "at": expected a valid date-time$/)],
+  ['date-time with hour 24', { ticket: 'T-1', at: '2025-06-18T24:00:00Z' }, bad('at', /valid date-time/)],
+  ['unknown format is not checked', { ticket: 'T-1', odd: 'not a hostname!' }, true],
+  // number (3.5 is valid: schema.ts says number, schema.json wrongly says integer)
+  ['number 3.5', { ticket: 'T-1', ratio: 3.5 }, true],
+  ['number at the bounds', { ticket: 'T-1', ratio: 10 }, true],
+  ['number as a string', { ticket: 'T-1', ratio: '3.5' }, bad('ratio', /^field "ratio": expected a number$/)],
+  ['number below minimum', { ticket: 'T-1', ratio: -0.5 }, bad('ratio', /^field "ratio": expected a value of at least 0$/)],
+  ['number above maximum', { ticket: 'T-1', ratio: 10.01 }, bad('ratio', /^field "ratio": expected a value of at most 10$/)],
+  // integer
+  ['integer', { ticket: 'T-1', count: 2 }, true],
+  ['integer 3.0 (JSON cannot tell it from 3)', { ticket: 'T-1', count: 3.0 }, true],
+  ['fraction for integer', { ticket: 'T-1', count: 2.5 }, bad('count', /^field "count": expected an integer$/)],
+  ['integer below minimum', { ticket: 'T-1', count: 0 }, bad('count', /at least 1/)],
+  ['integer above maximum', { ticket: 'T-1', count: 4 }, bad('count', /at most 3/)],
+  // boolean
+  ['boolean', { ticket: 'T-1', urgent: false }, true],
+  ['boolean as a string', { ticket: 'T-1', urgent: 'true' }, bad('urgent', /^field "urgent": expected a boolean$/)],
+  // multi-select
+  ['multi-select items.enum', { ticket: 'T-1', tags: ['a', 'c'] }, true],
+  ['multi-select not an array', { ticket: 'T-1', tags: 'a' }, bad('tags', /^field "tags": expected an array of strings$/)],
+  ['multi-select with a number', { ticket: 'T-1', tags: ['a', 1] }, bad('tags', /expected an array of strings/)],
+  ['multi-select value outside items.enum', { ticket: 'T-1', tags: ['a', 'z'] }, bad('tags', /^field "tags": contains a value that is not one of the allowed values$/)],
+  ['multi-select below minItems', { ticket: 'T-1', tags: [] }, bad('tags', /^field "tags": expected at least 1 items$/)],
+  ['multi-select above maxItems', { ticket: 'T-1', tags: ['a', 'b', 'c'] }, bad('tags', /^field "tags": expected at most 2 items$/)],
+  ['multi-select items.anyOf const', { ticket: 'T-1', teams: ['red', 'blue'] }, true],
+  ['multi-select value outside items.anyOf', { ticket: 'T-1', teams: ['Red'] }, bad('teams', /not one of the allowed values/)],
+  ['free multi-select (no enum)', { ticket: 'T-1', free: ['anything'] }, true],
+  // an unsupported property type in the schema
+  ['unsupported schema type', { ticket: 'T-1', weird: {} }, bad('weird', /^field "weird": the requested schema has an unsupported type "object"$/)],
+];
+
+test('each field rule accepts a valid value and rejects an invalid one, naming the field', () => {
+  for (const [name, content, expected] of cases) {
+    const verdict = validateElicitAnswer({ action: 'accept', content }, schema);
+    if (expected === true) {
+      assert.deepEqual(verdict, { ok: true }, name);
+    } else {
+      assert.equal(verdict.ok, false, name);
+      if (verdict.ok) continue;
+      assert.equal(verdict.field, expected.field, name);
+      assert.match(verdict.reason, expected.reason, name);
+    }
+  }
+});
+
+test('the result envelope: object, action, and when content is needed', () => {
+  const optional = { type: 'object', properties: { note: { type: 'string' } } };
+  const envelope: [string, unknown, unknown, boolean, RegExp?][] = [
+    ['not an object', 'accept', schema, false, /must be an object/],
+    ['array', [], schema, false, /must be an object/],
+    ['missing action', { content: { ticket: 'T-1' } }, schema, false, /^field "action": expected "accept", "decline" or "cancel"$/],
+    ['unknown action', { action: 'submit' }, schema, false, /field "action"/],
+    ['decline without content', { action: 'decline' }, schema, true],
+    ['cancel without content', { action: 'cancel' }, schema, true],
+    ['decline content is not checked', { action: 'decline', content: { bogus: 1 } }, schema, true],
+    ['accept without content, schema has required fields', { action: 'accept' }, schema, false, /^field "ticket": required, but the answer has no content$/],
+    ['accept without content, nothing required', { action: 'accept' }, optional, true],
+    ['accept with content that is not an object', { action: 'accept', content: ['T-1'] }, schema, false, /^field "content": expected an object$/],
+    ['URL mode accept without content', { action: 'accept' }, undefined, true],
+    ['URL mode accept with content', { action: 'accept', content: { a: 1 } }, undefined, false, /field "content": not expected/],
+    ['schema without properties', { action: 'accept', content: {} }, { type: 'object' }, false, /not an object schema with properties/],
+    ['extra result keys such as _meta are allowed', { action: 'accept', content: { ticket: 'T-1' }, _meta: { k: 1 } }, schema, true],
+  ];
+  for (const [name, result, requestedSchema, ok, reason] of envelope) {
+    const verdict = validateElicitAnswer(result, requestedSchema);
+    assert.equal(verdict.ok, ok, name);
+    if (!verdict.ok && reason) assert.match(verdict.reason, reason, name);
+  }
+});
+
+test('answer limits also apply to decline and cancel content', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 11; i++) deep = [deep];
+  for (const action of ['decline', 'cancel']) {
+    assert.deepEqual(validateElicitAnswer({ action, content: { x: deep } }, schema), {
+      ok: false,
+      field: 'content',
+      reason: 'content is nested deeper than the 10-level limit',
+    });
+  }
+});
+
+test('answer limits are enforced before field checks (1 MB of content)', () => {
+  const big = { type: 'object', properties: { text: { type: 'string' } } };
+  const at = { text: 'x'.repeat(1024 * 1024 - '{"text":""}'.length) };
+  const over = { text: 'x'.repeat(1024 * 1024 - '{"text":""}'.length + 1) };
+  assert.deepEqual(validateElicitAnswer({ action: 'accept', content: at }, big), { ok: true });
+  assert.deepEqual(validateElicitAnswer({ action: 'accept', content: over }, big), {
+    ok: false,
+    field: 'content',
+    reason: 'content is 1048577 bytes, over the 1048576-byte limit',
+  });
+});
+
+test('date and date-time helpers', () => {
+  const dates: [string, boolean][] = [
+    ['2000-02-29', true],
+    ['1900-02-29', false],
+    ['2025-04-31', false],
+    ['2025-12-31', true],
+    ['2025-13-01', false],
+    ['2025-00-10', false],
+    ['2025-01-00', false],
+    ['20250101', false],
+  ];
+  for (const [text, ok] of dates) assert.equal(isValidDate(text), ok, text);
+  const dateTimes: [string, boolean][] = [
+    ['2025-06-18t01:02:03z', true],
+    ['2016-12-31T23:59:60Z', true],
+    ['2025-06-18T12:60:00Z', false],
+    ['2025-06-18T12:00:00+24:00', false],
+    ['2025-06-18T12:00:00+0530', false],
+    ['2025-06-18 12:00:00Z', false],
+    ['2025-02-30T00:00:00Z', false],
+  ];
+  for (const [text, ok] of dateTimes) assert.equal(isValidDateTime(text), ok, text);
+});

@@ -1,0 +1,142 @@
+/**
+ * @module Translates 2025-11-25 `elicitation/create` params for the host revision a session negotiated.
+ *
+ * Pure: no I/O. The params are assumed to be 2025-11-25-shaped (the newest legacy form); params that
+ * are already valid for 2025-06-18 come out unchanged, so same-revision pairs pass through.
+ * See docs reference mcp-revisions.md §3 and §10.4.
+ */
+
+import { isObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { revisionAtLeast } from '../protocol/revisions.js';
+
+export type ElicitationTranslation = { kind: 'send'; params: JsonObject } | { kind: 'unsendable'; reason: string };
+
+/** First revision with `elicitation/create` at all. */
+export const ELICITATION_FIRST_REVISION = '2025-06-18';
+/** First revision with URL mode, `oneOf`/multi-select enums, defaults on every primitive, `$schema`. */
+export const ELICITATION_RICH_REVISION = '2025-11-25';
+
+/** Params keys that 2025-06-18 does not define (`task` is 2025-11-25 task augmentation, §10.4). */
+const DROPPED_PARAMS_KEYS = new Set(['mode', 'elicitationId', 'task']);
+
+class Unsendable extends Error {}
+
+/**
+ * What a host at `hostRevision` should receive for these `elicitation/create` params, or why it
+ * cannot receive them. Never mutates `params`; a `send` result never shares objects with it.
+ * The caller still checks the host's declared capabilities (e.g. `elicitation.url`).
+ */
+export function translateElicitation(params: JsonObject, hostRevision: string): ElicitationTranslation {
+  if (!revisionAtLeast(hostRevision, ELICITATION_FIRST_REVISION)) {
+    return unsendable(`elicitation is not available to ${hostRevision} hosts (it needs ${ELICITATION_FIRST_REVISION} or later)`);
+  }
+  if (revisionAtLeast(hostRevision, ELICITATION_RICH_REVISION)) {
+    return { kind: 'send', params: cloneJson(params) as JsonObject };
+  }
+  try {
+    return { kind: 'send', params: downgradeTo20250618(params, hostRevision) };
+  } catch (error) {
+    if (error instanceof Unsendable) return unsendable(error.message);
+    throw error;
+  }
+}
+
+function unsendable(reason: string): ElicitationTranslation {
+  return { kind: 'unsendable', reason };
+}
+
+function downgradeTo20250618(params: JsonObject, host: string): JsonObject {
+  const mode = params.mode;
+  if (mode === 'url') throw new Unsendable(`URL-mode elicitation cannot be sent to ${host} hosts (it needs ${ELICITATION_RICH_REVISION} or later)`);
+  if (mode !== undefined && mode !== 'form') throw new Unsendable(`elicitation mode ${JSON.stringify(mode)} is unknown to ${host} hosts`);
+
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (DROPPED_PARAMS_KEYS.has(key)) continue;
+    put(out, key, key === 'requestedSchema' ? downgradeRequestedSchema(value, host) : cloneJson(value));
+  }
+  if (!('requestedSchema' in out)) throw new Unsendable(`a form elicitation without requestedSchema cannot be sent to ${host} hosts`);
+  return out;
+}
+
+function downgradeRequestedSchema(value: unknown, host: string): JsonObject {
+  if (!isObject(value)) throw new Unsendable('requestedSchema is not an object');
+  const properties = value.properties;
+  if (!isObject(properties)) throw new Unsendable('requestedSchema.properties is not an object');
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$schema') continue;
+    if (key === 'properties') {
+      const converted: JsonObject = {};
+      for (const [name, property] of Object.entries(properties)) put(converted, name, downgradeProperty(name, property, host));
+      out.properties = converted;
+    } else {
+      put(out, key, cloneJson(child));
+    }
+  }
+  return out;
+}
+
+function downgradeProperty(name: string, property: unknown, host: string): JsonObject {
+  const label = `property ${JSON.stringify(name)}`;
+  if (!isObject(property)) throw new Unsendable(`${label} is not a schema object`);
+  const type = property.type;
+
+  if (type === 'array') {
+    const items = property.items;
+    if (isObject(items) && ('enum' in items || 'anyOf' in items)) {
+      throw new Unsendable(`${label} is a multi-select, which ${host} hosts cannot receive`);
+    }
+    throw new Unsendable(`${label} is an array, which ${host} hosts cannot receive`);
+  }
+  if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean') {
+    throw new Unsendable(`${label} has type ${JSON.stringify(type)}, which ${host} hosts cannot receive`);
+  }
+
+  const keepDefault = type === 'boolean';
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(property)) {
+    if (key === 'default' && !keepDefault) continue;
+    if (key === 'oneOf' && type === 'string') {
+      if ('enum' in property || 'enumNames' in property) throw new Unsendable(`${label} has both oneOf and enum, which is ambiguous`);
+      const { values, titles } = titledOptions(label, value);
+      out.enum = values;
+      out.enumNames = titles;
+      continue;
+    }
+    put(out, key, cloneJson(value));
+  }
+  return out;
+}
+
+/** Splits a titled single-select `oneOf` into aligned `enum` / `enumNames` arrays. */
+function titledOptions(label: string, oneOf: unknown): { values: string[]; titles: string[] } {
+  if (!Array.isArray(oneOf)) throw new Unsendable(`${label} has a oneOf that is not an array`);
+  const values: string[] = [];
+  const titles: string[] = [];
+  for (const option of oneOf) {
+    if (!isObject(option) || typeof option.const !== 'string' || typeof option.title !== 'string') {
+      throw new Unsendable(`${label} has a oneOf option that is not {const: string, title: string}`);
+    }
+    values.push(option.const);
+    titles.push(option.title);
+  }
+  return { values, titles };
+}
+
+/** Deep copy of a JSON value; key order is kept, so the copy serialises identically. */
+function cloneJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(value)) put(out, key, cloneJson(child));
+    return out;
+  }
+  return value;
+}
+
+/** Defines an own enumerable property, so a JSON key such as `__proto__` stays data instead of setting the prototype. */
+function put(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,0 +1,74 @@
+/** @module Tests of what becomes of each question per host revision and capability set. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { planQuestion } from './plan-question.js';
+
+const form = {
+  mode: 'form',
+  message: 'Pick',
+  requestedSchema: {
+    type: 'object',
+    properties: { queue: { type: 'string', oneOf: [{ const: 'ops', title: 'Operations' }], default: 'ops' } },
+    required: ['queue'],
+  },
+};
+const multi = { message: 'Tags', requestedSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } } } };
+const url = { mode: 'url', message: 'Sign in', url: 'https://example.test/x', elicitationId: 'e1' };
+
+const host = (revision: string, capabilities: JsonObject) => ({ revision, capabilities });
+
+test('elicitation: relayed as the host revision needs, answered cancel when the host cannot receive it, refused when it breaks the rules', () => {
+  const cases: [string, JsonObject, JsonObject, string][] = [
+    ['2025-11-25', { elicitation: {} }, form, 'relay'],
+    ['2025-06-18', { elicitation: {} }, form, 'relay'],
+    ['2025-03-26', { elicitation: {} }, form, 'answer'],
+    ['2025-11-25', {}, form, 'answer'],
+    ['2025-06-18', { elicitation: {} }, multi, 'answer'],
+    ['2025-11-25', { elicitation: {} }, multi, 'relay'],
+    ['2025-11-25', { elicitation: { form: {} } }, url, 'refuse'],
+    ['2025-06-18', { elicitation: {} }, url, 'refuse'],
+    ['2025-11-25', { elicitation: { form: {}, url: {} } }, url, 'relay'],
+  ];
+  for (const [revision, capabilities, params, kind] of cases) {
+    assert.equal(planQuestion('elicitation/create', params, host(revision, capabilities)).kind, kind, `${revision} ${JSON.stringify(capabilities)} ${JSON.stringify(params).slice(0, 40)}`);
+  }
+  const downgraded = planQuestion('elicitation/create', form, host('2025-06-18', { elicitation: {} }));
+  assert.deepEqual(downgraded, {
+    kind: 'relay',
+    params: { message: 'Pick', requestedSchema: { type: 'object', properties: { queue: { type: 'string', enum: ['ops'], enumNames: ['Operations'] } }, required: ['queue'] } },
+    requestedSchema: { type: 'object', properties: { queue: { type: 'string', enum: ['ops'], enumNames: ['Operations'] } }, required: ['queue'] },
+  });
+  const cancelled = planQuestion('elicitation/create', multi, host('2025-06-18', { elicitation: {} }));
+  assert.deepEqual(cancelled.kind === 'answer' && cancelled.result, { action: 'cancel' });
+  assert.match(cancelled.kind === 'answer' ? cancelled.why : '', /multi-select/);
+});
+
+test('an elicitation over the size limit never reaches the host', () => {
+  const huge = { message: 'x', requestedSchema: { type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(200_000) } } } };
+  const plan = planQuestion('elicitation/create', huge, host('2025-11-25', { elicitation: {} }));
+  assert.equal(plan.kind, 'refuse');
+  assert.match(plan.kind === 'refuse' ? plan.error.message : '', /limit/);
+});
+
+test('sampling: tools only to hosts that can run them, includeContext scoped to none without sampling.context', () => {
+  const withTools = { messages: [], maxTokens: 10, tools: [{ name: 't', inputSchema: { type: 'object' } }] };
+  assert.equal(planQuestion('sampling/createMessage', withTools, host('2025-11-25', { sampling: { tools: {} } })).kind, 'relay');
+  assert.equal(planQuestion('sampling/createMessage', withTools, host('2025-11-25', { sampling: {} })).kind, 'refuse');
+  assert.equal(planQuestion('sampling/createMessage', withTools, host('2025-06-18', { sampling: { tools: {} } })).kind, 'refuse');
+  const context = { messages: [], maxTokens: 10, includeContext: 'thisServer' };
+  const scoped = planQuestion('sampling/createMessage', context, host('2025-06-18', { sampling: {} }));
+  assert.deepEqual(scoped.kind === 'relay' && scoped.params.includeContext, 'none');
+  const kept = planQuestion('sampling/createMessage', context, host('2025-11-25', { sampling: { context: {} } }));
+  assert.deepEqual(kept.kind === 'relay' && kept.params.includeContext, 'thisServer');
+  assert.equal(planQuestion('sampling/createMessage', { messages: [], maxTokens: 1 }, host('2025-11-25', {})).kind, 'refuse');
+});
+
+test('roots and ping', () => {
+  assert.equal(planQuestion('roots/list', {}, host('2024-11-05', { roots: {} })).kind, 'relay');
+  assert.equal(planQuestion('roots/list', {}, host('2025-11-25', {})).kind, 'refuse');
+  assert.equal(planQuestion('ping', {}, host('2025-11-25', {})).kind, 'relay');
+  assert.equal(planQuestion('tasks/get', {}, host('2025-11-25', {})).kind, 'refuse');
+});

@@ -1,0 +1,85 @@
+/**
+ * @module Decides what becomes of a question an upstream asks a host, given the host's revision and
+ * declared capabilities: relay it (translated for the host), answer it on the host's behalf (an
+ * elicitation the host cannot receive is cancelled, never left hanging), or refuse it with an error.
+ */
+
+import { upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { RpcCode } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { translateElicitation } from './elicitation-downgrade.js';
+import { checkRequestLimits } from './elicitation-limits.js';
+
+export interface HostProfile {
+  revision: string;
+  /** The capabilities the host declared at initialize. */
+  capabilities: JsonObject;
+}
+
+export type QuestionPlan =
+  /** Relay `params` to the host; `requestedSchema` is what its answer must satisfy (form elicitation). */
+  | { kind: 'relay'; params: JsonObject; requestedSchema?: JsonObject }
+  /** Answer the upstream at once with `result`, without asking the host. */
+  | { kind: 'answer'; result: JsonObject; why: string }
+  /** Answer the upstream with a JSON-RPC error. */
+  | { kind: 'refuse'; error: JsonRpcErrorObject };
+
+const CANCEL = { action: 'cancel' };
+
+export function planQuestion(method: string, params: JsonObject, host: HostProfile): QuestionPlan {
+  const effective = upstreamClientCapabilities(host.capabilities, host.revision);
+  switch (method) {
+    case 'ping':
+      return { kind: 'relay', params };
+    case 'elicitation/create':
+      return planElicitation(params, host, effective);
+    case 'sampling/createMessage':
+      return planSampling(params, host, effective);
+    case 'roots/list':
+      return isObject(effective.roots)
+        ? { kind: 'relay', params }
+        : { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay roots/list: the host did not declare the roots capability' } };
+    default:
+      return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: `Method not found: ${method}` } };
+  }
+}
+
+function planElicitation(params: JsonObject, host: HostProfile, effective: JsonObject): QuestionPlan {
+  const limit = checkRequestLimits(params);
+  if (limit) return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Elicitation refused: ${limit}` } };
+  const elicitation = effective.elicitation;
+  if (!isObject(elicitation)) {
+    const why = isObject(host.capabilities.elicitation)
+      ? `a ${host.revision} host cannot receive elicitation (it needs 2025-06-18 or later)`
+      : 'the host did not declare the elicitation capability';
+    return { kind: 'answer', result: CANCEL, why };
+  }
+  if (params.mode === 'url') {
+    if (!isObject(elicitation.url)) {
+      const message = `URL-mode elicitation refused: the host (${host.revision}) did not declare elicitation.url`;
+      return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
+    }
+    return { kind: 'relay', params };
+  }
+  const translated = translateElicitation(params, host.revision);
+  if (translated.kind === 'unsendable') return { kind: 'answer', result: CANCEL, why: translated.reason };
+  const schema = translated.params.requestedSchema;
+  return isObject(schema) ? { kind: 'relay', params: translated.params, requestedSchema: schema } : { kind: 'relay', params: translated.params };
+}
+
+function planSampling(params: JsonObject, host: HostProfile, effective: JsonObject): QuestionPlan {
+  const sampling = effective.sampling;
+  if (!isObject(sampling)) {
+    return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay sampling/createMessage: the host did not declare the sampling capability' } };
+  }
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(sampling.tools)) {
+    const message = `Sampling refused: the host (${host.revision}) cannot run tools in sampling (it needs 2025-11-25 and sampling.tools)`;
+    return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
+  }
+  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isObject(sampling.context)) {
+    // Through a gateway "thisServer" would mean every upstream: without sampling.context, no context at all.
+    return { kind: 'relay', params: { ...params, includeContext: 'none' } };
+  }
+  return { kind: 'relay', params };
+}
