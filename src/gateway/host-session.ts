@@ -15,7 +15,7 @@ import type {
   JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
-import { negotiateRevision } from '../protocol/revisions.js';
+import { LATEST_LEGACY_REVISION, negotiateRevision } from '../protocol/revisions.js';
 import type { ListKind, Route } from './catalog.js';
 import { Catalog, matchesTemplate } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
@@ -28,6 +28,7 @@ import { TransportError } from '../transport/transport.js';
 import { validateElicitAnswer } from '../translation/elicitation-answer.js';
 import { checkAnswerLimits } from '../translation/elicitation-limits.js';
 import { planQuestion } from '../translation/plan-question.js';
+import { fitSamplingResult } from '../translation/sampling-content.js';
 
 /** What a host session needs from the gateway that owns it. */
 export interface HostSessionEnv {
@@ -62,6 +63,7 @@ interface RelayedQuestion {
   upstreamProgressToken: unknown;
   /** For a form elicitation: the schema the host was sent, which its answer must satisfy. */
   requestedSchema: JsonObject | undefined;
+  method: string;
 }
 
 /** Where a relayed question goes and which calls wait on it. */
@@ -216,6 +218,7 @@ export class GatewayHostSession implements HostSession {
       relatedRequestId: route.relatedRequestId,
       upstreamProgressToken,
       requestedSchema: plan.requestedSchema,
+      method: request.method,
     });
     for (const id of route.pause) upstream.pause(id);
     const outgoing: JsonRpcRequest = request.params === undefined
@@ -491,8 +494,21 @@ export class GatewayHostSession implements HostSession {
     }
     this.#questions.delete(message.id);
     for (const id of question.paused) question.upstream.resume(id);
-    if (isErrorResponse(message)) question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
-    else question.upstream.respond(question.upstreamId, message.result);
+    if (isErrorResponse(message)) {
+      question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
+      return;
+    }
+    if (question.method === 'sampling/createMessage') {
+      // A 2025-11-25 host may answer with an array of blocks; an older upstream holds one block.
+      const fitted = fitSamplingResult(message.result, question.upstream.protocolVersion ?? LATEST_LEGACY_REVISION);
+      if (!fitted.ok) {
+        question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.InternalError, `The host's sampling result cannot be relayed: ${fitted.reason}`));
+        return;
+      }
+      question.upstream.respond(question.upstreamId, fitted.result);
+      return;
+    }
+    question.upstream.respond(question.upstreamId, message.result);
   }
 
   /** The host cancelled a call: the questions it had asked are void too. */

@@ -10,6 +10,7 @@ import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { translateElicitation } from './elicitation-downgrade.js';
 import { checkRequestLimits } from './elicitation-limits.js';
+import { fitSamplingRequest } from './sampling-content.js';
 
 export interface HostProfile {
   revision: string;
@@ -77,9 +78,11 @@ function planSampling(params: JsonObject, host: HostProfile, effective: JsonObje
     const message = `Sampling refused: the host (${host.revision}) cannot run tools in sampling (it needs 2025-11-25 and sampling.tools)`;
     return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
   }
+  const fitted = fitSamplingRequest(params, host.revision);
+  if (!fitted.ok) return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Sampling refused: ${fitted.reason}` } };
   if (params.includeContext !== undefined && params.includeContext !== 'none' && !isObject(sampling.context)) {
     // Through a gateway "thisServer" would mean every upstream: without sampling.context, no context at all.
-    return { kind: 'relay', params: { ...params, includeContext: 'none' } };
+    return { kind: 'relay', params: { ...fitted.params, includeContext: 'none' } };
   }
-  return { kind: 'relay', params };
+  return { kind: 'relay', params: fitted.params };
 }
