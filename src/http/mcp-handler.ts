@@ -9,6 +9,7 @@ import { classifyMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isLegacyRevision } from '../protocol/revisions.js';
 import { HttpSession } from './http-session.js';
+import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { readBodyCapped } from './read-body.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { errorResponse } from './status.js';
@@ -29,6 +30,7 @@ type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
 export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
   const { logger } = settings;
   const sessions = new Map<string, HttpSession>();
+  const legacy = createLegacySseEndpoint(gateway, { maxBodyBytes: settings.maxBodyBytes, logger });
   let closing = false;
 
   function openSession(): HttpSession {
@@ -168,11 +170,19 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
 
   async function route(req: Request): Promise<Response> {
     const { pathname } = new URL(req.url);
-    if (pathname !== MCP_PATH && pathname !== HEALTH_PATH) return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
+    if (pathname !== MCP_PATH && pathname !== HEALTH_PATH && pathname !== LEGACY_SSE_PATH && pathname !== LEGACY_MESSAGES_PATH) {
+      return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
+    }
     const forbidden = guardHostAndOrigin(req);
     if (forbidden !== undefined) return forbidden;
     if (pathname === HEALTH_PATH) return handleHealth(req);
     if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
+    if (pathname === LEGACY_SSE_PATH) {
+      return req.method === 'GET' ? legacy.open(req) : errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET' } });
+    }
+    if (pathname === LEGACY_MESSAGES_PATH) {
+      return req.method === 'POST' ? legacy.post(req) : errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'POST' } });
+    }
     switch (req.method) {
       case 'POST':
         return handlePost(req);
@@ -198,6 +208,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       closing = true;
       const open = [...sessions.values()];
       await Promise.all(open.map((session) => session.close('the HTTP edge is shutting down', { closeHost: true })));
+      await legacy.close();
     },
   };
 }

@@ -1,0 +1,102 @@
+/**
+ * @module The legacy HTTP+SSE host transport (2024-11-05): `GET /sse` opens one event stream whose first
+ * event names the POST endpoint (`/messages?sessionId=…`); every host message is a POST there (202), and
+ * everything the gateway sends, responses included, goes out as `message` events on that one stream.
+ */
+
+import { randomUUID } from 'node:crypto';
+
+import type { GatewayHandle, HostSession } from '../gateway/contracts.js';
+import type { Logger } from '../gateway/logger.js';
+import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { classifyMessage } from '../protocol/jsonrpc.js';
+import { readBodyCapped } from './read-body.js';
+import { acceptsEventStream, isJsonContentType } from './request-guards.js';
+import { SseConnection } from './sse-connection.js';
+import { errorResponse } from './status.js';
+
+export const LEGACY_SSE_PATH = '/sse';
+export const LEGACY_MESSAGES_PATH = '/messages';
+
+interface LegacySession {
+  connection: SseConnection;
+  host: HostSession;
+}
+
+export interface LegacySseEndpoint {
+  /** `GET /sse`. */
+  open(req: Request): Response;
+  /** `POST /messages?sessionId=…`. */
+  post(req: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxBodyBytes: number; logger: Logger }): LegacySseEndpoint {
+  const sessions = new Map<string, LegacySession>();
+
+  function end(id: string, why: string, closeHost: boolean): void {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    session.connection.end();
+    settings.logger.log('info', 'legacy SSE host session closed', { session: id, reason: why });
+    if (closeHost) void session.host.close();
+  }
+
+  return {
+    open(req) {
+      if (!acceptsEventStream(req.headers.get('accept'))) {
+        return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
+      }
+      const id = randomUUID();
+      const connection = new SseConnection(() => end(id, 'the host closed the stream', true));
+      const write = (message: JsonRpcMessage) => connection.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      const host = gateway.openSession({
+        send: (message) => write(message),
+        onSessionClosed: () => end(id, 'closed by the gateway', false),
+      });
+      sessions.set(id, { connection, host });
+      connection.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${id}\n\n`);
+      settings.logger.log('info', 'legacy SSE host session opened', { session: id, hostSession: host.id });
+      return new Response(connection.body, {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+      });
+    },
+
+    async post(req) {
+      const id = new URL(req.url).searchParams.get('sessionId');
+      if (!id) return errorResponse('SESSION_ID_REQUIRED', 'Bad Request: the sessionId query parameter is required');
+      const session = sessions.get(id);
+      if (!session) return errorResponse('SESSION_NOT_FOUND', 'Session not found');
+      if (!isJsonContentType(req.headers.get('content-type'))) {
+        return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      const body = await readBodyCapped(req, settings.maxBodyBytes);
+      if (body.kind === 'too-large') return errorResponse('BODY_TOO_LARGE', `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`);
+      let value: unknown;
+      try {
+        value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
+      } catch {
+        return errorResponse('PARSE_ERROR', 'Parse error: the body is not valid JSON');
+      }
+      const classified = classifyMessage(value);
+      if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
+      if (classified.kind === 'response') {
+        const check = session.host.checkResponse(classified.message);
+        if (!check.ok) {
+          const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
+          return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, {
+            id: classified.message.id,
+          });
+        }
+      }
+      session.host.receive(classified.message);
+      return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+    },
+
+    async close() {
+      for (const id of [...sessions.keys()]) end(id, 'the HTTP edge is shutting down', true);
+    },
+  };
+}
