@@ -8,6 +8,7 @@ import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { revisionAtLeast } from '../protocol/revisions.js';
 import { translateElicitation } from './elicitation-downgrade.js';
 import { checkRequestLimits } from './elicitation-limits.js';
 import { fitSamplingRequest } from './sampling-content.js';
@@ -58,7 +59,9 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
   }
   if (params.mode === 'url') {
     if (!isObject(elicitation.url)) {
-      const message = `URL-mode elicitation refused: the host (${host.revision}) did not declare elicitation.url`;
+      const message = revisionAtLeast(host.revision, '2025-11-25')
+        ? `URL-mode elicitation refused: the host did not declare elicitation.url`
+        : `URL-mode elicitation refused: a ${host.revision} host cannot receive it (it needs 2025-11-25 and elicitation.url)`;
       return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
     }
     return { kind: 'relay', params };

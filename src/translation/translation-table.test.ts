@@ -1,0 +1,59 @@
+/** @module Keeps docs/translation.md in step with the code, and pins a few cells of the table it shows. */
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { planQuestion } from './plan-question.js';
+import { describePlan, renderTranslationPage, TABLE_HOSTS, translationCells, UPSTREAM_SHAPES } from './translation-table.js';
+
+const DOC = new URL('../../docs/translation.md', import.meta.url);
+
+const cell = (shape: string, revision: string): string => {
+  const found = translationCells().find((c) => c.shape === shape && c.revision === revision);
+  assert.ok(found, `no cell ${shape} × ${revision}`);
+  return found.text;
+};
+
+test('docs/translation.md is exactly what the code renders now (run `npm run gen:translation` after a change)', () => {
+  assert.equal(readFileSync(DOC, 'utf8'), renderTranslationPage());
+});
+
+test('the table covers every shape × every revision the gateway speaks', () => {
+  assert.deepEqual(TABLE_HOSTS.map((h) => h.revision), ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+  assert.equal(translationCells().length, UPSTREAM_SHAPES.length * TABLE_HOSTS.length);
+  assert.equal(new Set(UPSTREAM_SHAPES.map((s) => s.id)).size, UPSTREAM_SHAPES.length);
+});
+
+test('a titled oneOf reaches a 2025-06-18 host as enum+enumNames, without its default', () => {
+  assert.equal(cell('one-of', '2025-06-18'), '`oneOf` → `enum`+`enumNames`, `default` dropped');
+  const plan = planQuestion('elicitation/create', UPSTREAM_SHAPES.find((s) => s.id === 'one-of')?.params ?? {}, { revision: '2025-06-18', capabilities: { elicitation: {} } });
+  assert.equal(plan.kind, 'relay');
+  assert.deepEqual(plan.kind === 'relay' ? plan.requestedSchema?.properties : undefined, {
+    field: { type: 'string', title: 'Queue', enum: ['ops', 'dev'], enumNames: ['Operations', 'Development'] },
+  });
+});
+
+test('a multi-select is not sent to a 2025-06-18 host: the upstream gets cancel', () => {
+  for (const shape of ['multi-select', 'titled-multi-select']) {
+    assert.match(cell(shape, '2025-06-18'), /^not sent; upstream gets `cancel` \(property "field" is a multi-select/);
+  }
+});
+
+test('a 2025-11-25 host with every capability receives every shape unchanged', () => {
+  for (const shape of UPSTREAM_SHAPES) assert.equal(cell(shape.id, '2025-11-25'), 'unchanged', shape.id);
+});
+
+test('every elicitation to a 2025-03-26 host is answered cancel', () => {
+  for (const shape of UPSTREAM_SHAPES.filter((s) => s.method === 'elicitation/create')) {
+    assert.match(cell(shape.id, '2025-03-26'), /^not sent; upstream gets `cancel`/, shape.id);
+  }
+});
+
+test('the describer reports what the plan did, not what it was told', () => {
+  const sent = { a: 1, keep: { x: 1 }, list: [{ v: 'p', t: 'P' }] };
+  assert.equal(describePlan(sent, { kind: 'relay', params: { a: 1, keep: { x: 1 }, list: [{ v: 'p', t: 'P' }] } }), 'unchanged');
+  assert.equal(describePlan(sent, { kind: 'relay', params: { a: 2, keep: { x: 1, y: true }, vs: ['p'] } }), '`list` → `vs`, `a` `1` → `2`, `keep.y` `true` added');
+  assert.equal(describePlan(sent, { kind: 'refuse', error: { code: -32602, message: 'no' } }), 'refused (-32602): no');
+  assert.equal(describePlan(sent, { kind: 'answer', result: { action: 'decline' }, why: 'because' }), 'not sent; upstream gets `decline` (because)');
+});
