@@ -380,3 +380,18 @@ test('a question outside any call goes to the standalone stream, or is refused a
   }
   await gateway.close();
 });
+
+test('results are fitted to the host revision: structuredContent also as text and newer tool fields dropped for a 2025-03-26 host', async () => {
+  const up = fakeUpstreamFactory({
+    structured: () => ({ content: [], structuredContent: { count: 3 } }),
+  });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const host = new Host();
+  host.session = gateway.openSession(host.channel);
+  await host.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } });
+  const call = await host.request('tools/call', { name: 'structured', arguments: {} });
+  assert.ok('result' in call);
+  assert.deepEqual(call.result, { content: [{ type: 'text', text: '{"count":3}' }] });
+  await gateway.close();
+});

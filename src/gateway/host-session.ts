@@ -28,6 +28,7 @@ import { TransportError } from '../transport/transport.js';
 import { validateElicitAnswer } from '../translation/elicitation-answer.js';
 import { checkAnswerLimits } from '../translation/elicitation-limits.js';
 import { planQuestion } from '../translation/plan-question.js';
+import { downgradeResult } from '../translation/result-downgrade.js';
 import { fitSamplingResult } from '../translation/sampling-content.js';
 
 /** What a host session needs from the gateway that owns it. */
@@ -275,7 +276,9 @@ export class GatewayHostSession implements HostSession {
   async #onRequest(request: JsonRpcRequest): Promise<void> {
     let response: JsonRpcResponse | undefined;
     try {
-      response = resultResponse(request.id, (await this.#dispatch(request)) ?? {});
+      const result = (await this.#dispatch(request)) ?? {};
+      // Results come as the upstream's revision made them: fit them to what this host's revision knows.
+      response = resultResponse(request.id, this.#init ? downgradeResult(request.method, result, this.#init.protocolVersion) : result);
     } catch (error) {
       const protocolError = toProtocolError(error);
       if (protocolError.code === RpcCode.InternalError) {
