@@ -60,6 +60,12 @@ function summaryLine(output) {
   return lines.at(-1);
 }
 
+/** The suite runs the gateway must pass on every run. */
+const LEGS = [
+  { name: 'default', args: [] },
+  { name: 'spec-2025-06-18', args: ['--spec-version', '2025-06-18'] },
+];
+
 function describeNode(binary) {
   try {
     return `${binary} (${execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim()})`;
@@ -107,13 +113,25 @@ async function main() {
     const started = options.direct ? await startDirect({ logPath }) : await startGateway({ configDir, resultsDir, logPath });
     console.log(`[conformance] target: ${target} at ${started.url}, on ${describeNode(TARGET_NODE)}`);
     console.log(`[conformance] suite runs on ${describeNode(findNode22())}`);
-    const { exitCode, summary } = await runSuite(started.url, options.suiteArgs, resultsDir);
+    // Without explicit suite flags, every leg runs: the default suite and the 2025-06-18 spec version.
+    const legs = options.suiteArgs.length > 0 ? [{ name: 'custom', args: options.suiteArgs }] : LEGS;
+    const outcomes = [];
+    for (const leg of legs) {
+      const legDir = join(resultsDir, leg.name);
+      await mkdir(legDir, { recursive: true });
+      console.log(`\n[conformance] leg ${leg.name}: suite ${leg.args.join(' ') || '(default)'}`);
+      outcomes.push({ leg, ...(await runSuite(started.url, leg.args, legDir)) });
+      if (timedOut) break;
+    }
     if (timedOut) {
       console.log(`\n[conformance] ${target}: timed out after ${options.timeoutSeconds} s; partial results in ${shown}`);
       return 1;
     }
-    console.log(`\n[conformance] ${target}: ${summary ?? 'no summary printed'} (suite exit code ${exitCode}); results in ${shown}`);
-    return exitCode;
+    for (const { leg, summary, exitCode } of outcomes) {
+      console.log(`[conformance] ${target}, leg ${leg.name}: ${summary ?? 'no summary printed'} (suite exit code ${exitCode})`);
+    }
+    console.log(`[conformance] results in ${shown}`);
+    return Math.max(...outcomes.map((outcome) => outcome.exitCode));
   } catch (error) {
     console.error(`[conformance] ${target}: ${error instanceof Error ? error.message : String(error)}`);
     console.error(`[conformance] logs in ${shown}`);
