@@ -6,6 +6,7 @@
  * See docs reference mcp-revisions.md §3 and §10.4.
  */
 
+import { cloneJson, putKey } from '../protocol/json-clone.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
@@ -54,7 +55,7 @@ function downgradeTo20250618(params: JsonObject, host: string): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(params)) {
     if (DROPPED_PARAMS_KEYS.has(key)) continue;
-    put(out, key, key === 'requestedSchema' ? downgradeRequestedSchema(value, host) : cloneJson(value));
+    putKey(out, key, key === 'requestedSchema' ? downgradeRequestedSchema(value, host) : cloneJson(value));
   }
   if (!('requestedSchema' in out)) throw new Unsendable(`a form elicitation without requestedSchema cannot be sent to ${host} hosts`);
   return out;
@@ -69,10 +70,10 @@ function downgradeRequestedSchema(value: unknown, host: string): JsonObject {
     if (key === '$schema') continue;
     if (key === 'properties') {
       const converted: JsonObject = {};
-      for (const [name, property] of Object.entries(properties)) put(converted, name, downgradeProperty(name, property, host));
+      for (const [name, property] of Object.entries(properties)) putKey(converted, name, downgradeProperty(name, property, host));
       out.properties = converted;
     } else {
-      put(out, key, cloneJson(child));
+      putKey(out, key, cloneJson(child));
     }
   }
   return out;
@@ -105,7 +106,7 @@ function downgradeProperty(name: string, property: unknown, host: string): JsonO
       out.enumNames = titles;
       continue;
     }
-    put(out, key, cloneJson(value));
+    putKey(out, key, cloneJson(value));
   }
   return out;
 }
@@ -123,20 +124,4 @@ function titledOptions(label: string, oneOf: unknown): { values: string[]; title
     titles.push(option.title);
   }
   return { values, titles };
-}
-
-/** Deep copy of a JSON value; key order is kept, so the copy serialises identically. */
-function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isObject(value)) {
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) put(out, key, cloneJson(child));
-    return out;
-  }
-  return value;
-}
-
-/** Defines an own enumerable property, so a JSON key such as `__proto__` stays data instead of setting the prototype. */
-function put(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

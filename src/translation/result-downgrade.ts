@@ -7,6 +7,7 @@
  * Content blocks the host cannot represent become text blocks. See mcp-revisions.md §1 and §10.4.
  */
 
+import { cloneJson, putKey } from '../protocol/json-clone.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
@@ -168,7 +169,7 @@ function pick(source: JsonObject, kind: Kind, rev: string): JsonObject {
     const since = Object.hasOwn(kind.fields, key) ? kind.fields[key] : undefined;
     if (since === undefined || !revisionAtLeast(rev, since)) continue;
     const child = kind.children !== undefined && Object.hasOwn(kind.children, key) ? kind.children[key] : undefined;
-    put(out, key, child !== undefined ? child(value, rev) : cloneJson(value));
+    putKey(out, key, child !== undefined ? child(value, rev) : cloneJson(value));
   }
   return out;
 }
@@ -179,19 +180,4 @@ function pickChild(kind: Kind): Child {
 
 function eachChild(child: Child): Child {
   return (value, rev) => (Array.isArray(value) ? value.map((item) => child(item, rev)) : cloneJson(value));
-}
-
-function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isObject(value)) {
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) put(out, key, cloneJson(child));
-    return out;
-  }
-  return value;
-}
-
-/** Defines an own enumerable property, so a JSON key such as `__proto__` stays data. */
-function put(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
