@@ -79,6 +79,11 @@ export class HttpSession {
     return this.transport.post(inbound, protocolVersion ?? DEFAULT_HEADER_REVISION);
   }
 
+  /** A 2025-03-26 batch (already checked by the edge). */
+  postBatch(inbounds: readonly InboundMessage[], protocolVersion: string | null): Response {
+    return this.transport.postBatch(inbounds, protocolVersion ?? DEFAULT_HEADER_REVISION);
+  }
+
   /** GET: the standalone stream, or with `Last-Event-ID` a resumed one. */
   get(lastEventId: string | null): Response {
     return this.transport.get(lastEventId);

@@ -7,7 +7,7 @@ import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import type { McpHttpHandler } from './mcp-handler.js';
 import { FakeGateway } from './testing/fake-gateway.js';
-import { BASE, initializeBody, mcpPost, openTestSession, POST_HEADERS } from './testing/sse.js';
+import { BASE, initializeBody, mcpPost, messagesOf, openTestSession, POST_HEADERS, readSse } from './testing/sse.js';
 
 const SETTINGS = { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'], maxBodyBytes: 1024, sessionIdleTimeoutMs: 0, logger: silentLogger };
 
@@ -106,8 +106,25 @@ describe('HTTP edge checks', () => {
       await expectError(await handle(mcpPost('42')), 400, -32600, /must be an object/);
     });
 
-    it('answers 400 -32600 for batches', async () => {
-      await expectError(await handle(mcpPost([ping(1), ping(2)])), 400, -32600, /batches are not supported/);
+    it('answers 400 -32600 to a batch on a session that is not at 2025-03-26 (the one revision with batches)', async () => {
+      const { headers } = await openTestSession(handle, '2025-11-25');
+      await expectError(await handle(mcpPost([ping(1), ping(2)], headers)), 400, -32600, /batches exist only in revision 2025-03-26/);
+    });
+
+    it('takes a batch on a 2025-03-26 session: one stream carries every response, then ends; notifications alone get 202', async () => {
+      const { headers } = await openTestSession(handle, '2025-03-26');
+      const echo = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+      const response = await handle(mcpPost([echo(11, 'a'), echo(12, 'b')], headers));
+      assert.equal(response.status, 200);
+      const results = messagesOf(await readSse(response).rest()).filter((m) => 'result' in m);
+      assert.deepEqual(results.map((m) => [m.id, (m.result as { content: { text: string }[] }).content[0]?.text]), [
+        [11, 'a'],
+        [12, 'b'],
+      ]);
+      const notifications = await handle(mcpPost([{ jsonrpc: '2.0', method: 'notifications/initialized' }], headers));
+      assert.equal(notifications.status, 202);
+      await expectError(await handle(mcpPost([], headers)), 400, -32600, /empty batch/);
+      await expectError(await handle(mcpPost([ping(3), { jsonrpc: '2.0' }], headers)), 400, -32600, /batch item/);
     });
   });
 

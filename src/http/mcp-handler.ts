@@ -9,6 +9,7 @@ import { classifyMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isLegacyRevision } from '../protocol/revisions.js';
 import { HttpSession } from './http-session.js';
+import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { readBodyCapped } from './read-body.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
@@ -16,6 +17,8 @@ import { errorResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
+/** The one revision that has JSON-RPC batches. */
+const BATCH_REVISION = '2025-03-26';
 
 export type McpHttpHandlerSettings = HttpSettings & { logger: Logger };
 
@@ -103,7 +106,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     }
     const body = await readJson(req);
     if (!body.ok) return body.response;
-    if (Array.isArray(body.value)) return errorResponse('BATCH_NOT_SUPPORTED', 'Invalid Request: batches are not supported');
+    if (Array.isArray(body.value)) return handleBatch(req, body.value);
     const classified = classifyMessage(body.value);
     if (classified.kind === 'invalid') {
       return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
@@ -129,6 +132,33 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       }
     }
     return found.value.post(classified, req.headers.get('mcp-protocol-version'));
+  }
+
+  /** JSON-RPC batches exist only in 2025-03-26: checked whole, then handed over whole, or refused whole. */
+  function handleBatch(req: Request, items: unknown[]): Response {
+    const found = sessionFor(req);
+    if (!found.ok) return found.response;
+    if (found.value.host.protocolVersion !== BATCH_REVISION) {
+      return errorResponse('BATCH_NOT_SUPPORTED', `Invalid Request: batches exist only in revision ${BATCH_REVISION}, not in ${found.value.host.protocolVersion ?? 'this session'}`);
+    }
+    if (items.length === 0) return errorResponse('INVALID_MESSAGE', 'Invalid Request: an empty batch');
+    const inbounds: InboundMessage[] = [];
+    for (const item of items) {
+      const classified = classifyMessage(item);
+      if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: batch item: ${classified.reason}`, { id: classified.id });
+      if (classified.kind === 'request' && classified.message.method === 'initialize') {
+        return errorResponse('INVALID_MESSAGE', 'Invalid Request: initialize must not be part of a batch', { id: classified.message.id });
+      }
+      if (classified.kind === 'response') {
+        const check = classified.message.id === null ? { ok: false as const, kind: 'unknown' as const, reason: 'Unknown response id null' } : found.value.host.checkResponse(classified.message);
+        if (!check.ok) {
+          const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
+          return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, { id: classified.message.id });
+        }
+      }
+      inbounds.push(classified);
+    }
+    return found.value.postBatch(inbounds, req.headers.get('mcp-protocol-version'));
   }
 
   function initialize(request: JsonRpcRequest): Response {

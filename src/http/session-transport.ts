@@ -41,6 +41,8 @@ interface RequestStream {
   readonly id: StreamId;
   /** The host's live connection; undefined after it dropped (events are still stored for resumption). */
   connection: SseConnection | undefined;
+  /** Requests of this POST still waiting for their response (more than one for a 2025-03-26 batch). */
+  unanswered: number;
 }
 
 function sseEvent(eventId: EventId, message: JsonRpcMessage): string {
@@ -78,25 +80,36 @@ export class SessionTransport {
    * stream starts with a priming event.
    */
   post(inbound: InboundMessage, protocolVersion: string | undefined): Response {
-    if (inbound.kind !== 'request') {
-      this.#options.onMessage(inbound.message);
+    return this.postBatch([inbound], protocolVersion);
+  }
+
+  /**
+   * A POST of several messages (a 2025-03-26 batch; the edge checked that the session may send one):
+   * one stream carries the responses of all its requests and ends after the last; a batch of only
+   * notifications and responses gets `202`.
+   */
+  postBatch(inbounds: readonly InboundMessage[], protocolVersion: string | undefined): Response {
+    const requests = inbounds.flatMap((inbound) => (inbound.kind === 'request' ? [inbound.message] : []));
+    if (requests.length === 0) {
+      for (const inbound of inbounds) this.#options.onMessage(inbound.message);
       return new Response(null, { status: 202 });
     }
-    const { message } = inbound;
-    const stream: RequestStream = { id: String(this.#nextStream++), connection: undefined };
+    const stream: RequestStream = { id: String(this.#nextStream++), connection: undefined, unanswered: requests.length };
     const connection = this.#connect(() => {
       if (stream.connection === connection) stream.connection = undefined;
     });
     stream.connection = connection;
-    // A host that reuses the id of a request still in flight breaks the spec; its older stream ends unanswered.
-    const older = this.#requests.get(message.id);
-    if (older?.connection !== undefined) this.#disconnect(older.connection);
-    this.#requests.set(message.id, stream);
+    for (const message of requests) {
+      // A host that reuses the id of a request still in flight breaks the spec; its older stream ends unanswered.
+      const older = this.#requests.get(message.id);
+      if (older !== undefined && older !== stream && older.connection !== undefined) this.#disconnect(older.connection);
+      this.#requests.set(message.id, stream);
+    }
     if (protocolVersion !== undefined && this.#primes(protocolVersion)) {
       connection.write(`id: ${this.#store.storeEvent(stream.id, {})}\ndata: \n\n`);
     }
     const response = this.#sseResponse(connection);
-    this.#options.onMessage(message);
+    for (const inbound of inbounds) this.#options.onMessage(inbound.message);
     return response;
   }
 
@@ -126,10 +139,13 @@ export class SessionTransport {
     if (stream !== undefined) {
       const eventId = this.#store.storeEvent(stream.id, message);
       const connection = stream.connection;
-      if (isResponse) this.#requests.delete(requestId as JsonRpcId);
+      if (isResponse) {
+        this.#requests.delete(requestId as JsonRpcId);
+        stream.unanswered -= 1;
+      }
       if (connection === undefined) return;
       connection.write(sseEvent(eventId, message));
-      if (isResponse) this.#disconnect(connection);
+      if (isResponse && stream.unanswered === 0) this.#disconnect(connection);
       return;
     }
     if (isResponse) {
