@@ -10,6 +10,7 @@ import type { GatewayHandle, HostSession } from '../gateway/contracts.js';
 import type { Logger } from '../gateway/logger.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
+import { refusedAnswer } from './answer-check.js';
 import { readBodyCapped } from './read-body.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { SseConnection } from './sse-connection.js';
@@ -83,13 +84,8 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxB
       const classified = classifyMessage(value);
       if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
       if (classified.kind === 'response') {
-        const check = session.host.checkResponse(classified.message);
-        if (!check.ok) {
-          const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
-          return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, {
-            id: classified.message.id,
-          });
-        }
+        const refused = refusedAnswer(session.host, classified.message);
+        if (refused) return refused;
       }
       session.host.receive(classified.message);
       return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });

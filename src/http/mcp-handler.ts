@@ -8,6 +8,7 @@ import type { Logger } from '../gateway/logger.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isLegacyRevision } from '../protocol/revisions.js';
+import { refusedAnswer } from './answer-check.js';
 import { HttpSession } from './http-session.js';
 import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
@@ -125,11 +126,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     const found = sessionFor(req, id);
     if (!found.ok) return found.response;
     if (classified.kind === 'response') {
-      const check = id === null ? { ok: false as const, kind: 'unknown' as const, reason: 'Unknown response id null' } : found.value.host.checkResponse(classified.message);
-      if (!check.ok) {
-        const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
-        return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, { id });
-      }
+      const refused = refusedAnswer(found.value.host, classified.message);
+      if (refused) return refused;
     }
     return found.value.post(classified, req.headers.get('mcp-protocol-version'));
   }
@@ -150,11 +148,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         return errorResponse('INVALID_MESSAGE', 'Invalid Request: initialize must not be part of a batch', { id: classified.message.id });
       }
       if (classified.kind === 'response') {
-        const check = classified.message.id === null ? { ok: false as const, kind: 'unknown' as const, reason: 'Unknown response id null' } : found.value.host.checkResponse(classified.message);
-        if (!check.ok) {
-          const code = check.kind === 'unknown' ? 'UNKNOWN_RESPONSE_ID' : 'INVALID_ANSWER';
-          return errorResponse(code, check.kind === 'unknown' ? `Invalid Request: ${check.reason}` : `Invalid params: ${check.reason}`, { id: classified.message.id });
-        }
+        const refused = refusedAnswer(found.value.host, classified.message);
+        if (refused) return refused;
       }
       inbounds.push(classified);
     }

@@ -34,44 +34,31 @@ function asUpstream(process: ChildHandle): HttpUpstream {
   return { url: process.value, process, stop: () => process.stop() };
 }
 
-/** `incident-desk --http 127.0.0.1:0` (Streamable HTTP, one session per host). */
-export async function startIncidentDeskHttp(address = '127.0.0.1:0'): Promise<HttpUpstream> {
+/** Spawns a fixture that prints `<label> listening on <url>` to stderr once it serves. */
+async function startHttpFixture(label: string, args: string[], path: string): Promise<HttpUpstream> {
   return asUpstream(
     await spawnReady({
-      label: 'incident-desk --http',
+      label,
       command: process.execPath,
-      args: [INCIDENT_DESK_BIN, '--http', address],
+      args,
       cwd: REPO_ROOT,
       readyOn: 'stderr',
-      ready: /^incident-desk listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
+      ready: new RegExp(`^${label.split(' ')[0]} listening on (http://127\\.0\\.0\\.1:\\d+${path})$`),
     }),
   );
+}
+
+/** `incident-desk --http 127.0.0.1:0` (Streamable HTTP, one session per host). */
+export function startIncidentDeskHttp(address = '127.0.0.1:0'): Promise<HttpUpstream> {
+  return startHttpFixture('incident-desk --http', [INCIDENT_DESK_BIN, '--http', address], '/mcp');
 }
 
 /** The lab upstream over sessionful Streamable HTTP. */
-export async function startLabHttp(): Promise<HttpUpstream> {
-  return asUpstream(
-    await spawnReady({
-      label: 'lab-upstream --http',
-      command: process.execPath,
-      args: [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--http', '127.0.0.1:0'],
-      cwd: REPO_ROOT,
-      readyOn: 'stderr',
-      ready: /^lab-upstream listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
-    }),
-  );
+export function startLabHttp(): Promise<HttpUpstream> {
+  return startHttpFixture('lab-upstream --http', [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--http', '127.0.0.1:0'], '/mcp');
 }
 
 /** The legacy HTTP+SSE fixture (2024-11-05 transport); `url` is its `/sse` endpoint. */
-export async function startSseUpstream(): Promise<HttpUpstream> {
-  return asUpstream(
-    await spawnReady({
-      label: 'sse-upstream',
-      command: process.execPath,
-      args: [...TSX_FLAGS, SSE_UPSTREAM_MAIN, '--http', '127.0.0.1:0'],
-      cwd: REPO_ROOT,
-      readyOn: 'stderr',
-      ready: /^sse-upstream listening on (http:\/\/127\.0\.0\.1:\d+\/sse)$/,
-    }),
-  );
+export function startSseUpstream(): Promise<HttpUpstream> {
+  return startHttpFixture('sse-upstream', [...TSX_FLAGS, SSE_UPSTREAM_MAIN, '--http', '127.0.0.1:0'], '/sse');
 }

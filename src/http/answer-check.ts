@@ -1,0 +1,14 @@
+/** @module Refuses a host's answer that the gateway will not take: an id it never asked (400 -32600), or a bad answer (400 -32602). */
+
+import type { HostSession } from '../gateway/contracts.js';
+import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { errorResponse } from './status.js';
+
+/** The HTTP answer refusing `message`, or undefined when the host session takes it. */
+export function refusedAnswer(host: HostSession, message: JsonRpcResponse): Response | undefined {
+  const check = host.checkResponse(message);
+  if (check.ok) return undefined;
+  return check.kind === 'unknown'
+    ? errorResponse('UNKNOWN_RESPONSE_ID', `Invalid Request: ${check.reason}`, { id: message.id })
+    : errorResponse('INVALID_ANSWER', `Invalid params: ${check.reason}`, { id: message.id });
+}
