@@ -1,8 +1,11 @@
 /**
- * @module scripts/conformance: runs the official MCP conformance suite (server scenarios) against the gateway, or with
- * `--direct` against the conformance fixture alone. Other flags (--suite, --scenario, --spec-version, --verbose,
- * --expected-failures) go to the suite. `--timeout SECONDS` caps the whole run (default 600). Exit code: the suite's
- * (1 when a check failed), or 1 when the target could not start or the run timed out.
+ * @module scripts/conformance: runs the official MCP conformance suite against the gateway: its server scenarios
+ * (the gateway as the server, the conformance fixture behind it) and its client scenarios (the gateway as the
+ * client of the suite's test servers, a scripted host in front). `--direct` runs the server scenarios against the
+ * fixture alone; `--client` runs only the client legs, `--server` only the server legs. Other flags (--suite,
+ * --scenario, --spec-version, --verbose, --expected-failures) go to the suite and replace the default legs of the
+ * chosen side (server unless --client). `--timeout SECONDS` caps the whole run (default 900). Exit code: the
+ * worst leg's (1 when a check failed), or 1 when a target could not start or the run timed out.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -43,28 +46,49 @@ function suiteCli() {
 }
 
 function parseArgs(argv) {
-  const options = { direct: false, timeoutSeconds: 600, suiteArgs: [] };
+  const options = { direct: false, side: 'both', timeoutSeconds: 900, suiteArgs: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--direct') options.direct = true;
+    else if (arg === '--client') options.side = 'client';
+    else if (arg === '--server') options.side = 'server';
     else if (arg === '--timeout') options.timeoutSeconds = Number(argv[++i]);
     else options.suiteArgs.push(arg);
   }
   if (!(options.timeoutSeconds > 0)) throw new Error('--timeout expects a number of seconds');
+  if (options.direct && options.side === 'client') throw new Error('--direct applies to the server scenarios only');
+  if (options.side === 'both' && (options.direct || options.suiteArgs.length > 0)) options.side = 'server';
   return options;
 }
 
-/** The last summary line the suite printed: "Total: N passed, M failed" (suite) or "Passed: x/y, M failed, W warnings" (one scenario). */
+/** The last summary line the suite printed: "Total: N passed, M failed[, W warnings]" (suite) or "Passed: x/y, M failed, W warnings" (one scenario). */
 function summaryLine(output) {
   const lines = output.split('\n').filter((line) => /^(Total: \d+ passed|Passed: \d+\/\d+)/.test(line));
   return lines.at(-1);
 }
 
-/** The suite runs the gateway must pass on every run. */
-const LEGS = [
+/** The server-scenario runs the gateway must pass on every run. */
+const SERVER_LEGS = [
   { name: 'default', args: [] },
   { name: 'spec-2025-06-18', args: ['--spec-version', '2025-06-18'] },
 ];
+
+/**
+ * The client-scenario runs: the `core` client suite with the gateway as the client, once behind a 2025-11-25 host
+ * and once behind a 2025-06-18 host (which is shown downgraded elicitations, so the gateway must do the rest).
+ */
+const CLIENT_LEGS = [
+  { name: 'client-host-2025-11-25', hostRevision: '2025-11-25', args: ['--suite', 'core'] },
+  { name: 'client-host-2025-06-18', hostRevision: '2025-06-18', args: ['--suite', 'core'] },
+];
+
+/** The command the suite runs for a client scenario (it appends the server URL); the suite splits it on spaces. */
+function clientCommand(hostRevision) {
+  const parts = [TARGET_NODE, join(ROOT, 'scripts/conformance/client-host.mjs'), '--host-revision', hostRevision];
+  const spaced = parts.find((part) => /\s/.test(part));
+  if (spaced) throw new Error(`client scenarios need a path without spaces (the suite splits its --command on spaces): ${spaced}`);
+  return parts.join(' ');
+}
 
 function describeNode(binary) {
   try {
@@ -74,13 +98,14 @@ function describeNode(binary) {
   }
 }
 
-async function runSuite(url, suiteArgs, resultsDir) {
+async function runSuite(mode, suiteArgs, resultsDir) {
   let output = '';
   const echo = (stream) => (chunk) => {
     output += chunk.toString();
     stream.write(chunk);
   };
-  const suite = startProcess('suite', findNode22(), [suiteCli(), 'server', '--url', url, '-o', resultsDir, ...suiteArgs], {
+  const target = mode.url ? ['server', '--url', mode.url] : ['client', '--command', mode.command];
+  const suite = startProcess('suite', findNode22(), [suiteCli(), ...target, '-o', resultsDir, ...suiteArgs], {
     cwd: ROOT,
     logPath: join(resultsDir, 'suite-output.txt'),
     onStdout: echo(process.stdout),
@@ -88,6 +113,21 @@ async function runSuite(url, suiteArgs, resultsDir) {
   });
   await suite.done;
   return { exitCode: suite.exitCode ?? 1, summary: summaryLine(output) };
+}
+
+/** The legs this run has: the default legs of each side it covers, or one custom leg when suite flags were given. */
+function plannedLegs(options) {
+  const custom = options.suiteArgs.length > 0;
+  const legs = [];
+  if (options.side !== 'client') {
+    const server = custom ? [{ name: 'custom', args: options.suiteArgs }] : SERVER_LEGS;
+    legs.push(...server.map((leg) => ({ ...leg, side: 'server' })));
+  }
+  if (options.side !== 'server') {
+    const client = custom ? [{ name: 'client-custom', hostRevision: '2025-11-25', args: options.suiteArgs }] : CLIENT_LEGS;
+    legs.push(...client.map((leg) => ({ ...leg, side: 'client' })));
+  }
+  return legs;
 }
 
 async function main() {
@@ -109,18 +149,24 @@ async function main() {
   }
 
   try {
-    const logPath = join(resultsDir, `${target}.log`);
-    const started = options.direct ? await startDirect({ logPath }) : await startGateway({ configDir, resultsDir, logPath });
-    console.log(`[conformance] target: ${target} at ${started.url}, on ${describeNode(TARGET_NODE)}`);
+    const legs = plannedLegs(options);
+    let server;
+    if (legs.some((leg) => leg.side === 'server')) {
+      const logPath = join(resultsDir, `${target}.log`);
+      server = options.direct ? await startDirect({ logPath }) : await startGateway({ configDir, resultsDir, logPath });
+      console.log(`[conformance] server scenarios: ${target} at ${server.url}, on ${describeNode(TARGET_NODE)}`);
+    }
+    if (legs.some((leg) => leg.side === 'client')) {
+      console.log(`[conformance] client scenarios: the gateway (switchboard stdio) as the client, on ${describeNode(TARGET_NODE)}`);
+    }
     console.log(`[conformance] suite runs on ${describeNode(findNode22())}`);
-    // Without explicit suite flags, every leg runs: the default suite and the 2025-06-18 spec version.
-    const legs = options.suiteArgs.length > 0 ? [{ name: 'custom', args: options.suiteArgs }] : LEGS;
     const outcomes = [];
     for (const leg of legs) {
       const legDir = join(resultsDir, leg.name);
       await mkdir(legDir, { recursive: true });
-      console.log(`\n[conformance] leg ${leg.name}: suite ${leg.args.join(' ') || '(default)'}`);
-      outcomes.push({ leg, ...(await runSuite(started.url, leg.args, legDir)) });
+      const mode = leg.side === 'server' ? { url: server.url } : { command: clientCommand(leg.hostRevision) };
+      console.log(`\n[conformance] leg ${leg.name}: ${leg.side} suite ${leg.args.join(' ') || '(default)'}`);
+      outcomes.push({ leg, ...(await runSuite(mode, leg.args, legDir)) });
       if (timedOut) break;
     }
     if (timedOut) {

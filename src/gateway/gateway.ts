@@ -21,6 +21,7 @@ import { UpstreamLink } from './upstream-link.js';
 import type { InitializeParams, PendingCall, UpstreamHandlers } from './upstream-session.js';
 import { UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
+import { UrlElicitationRegistry } from './url-elicitations.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -45,6 +46,8 @@ class Gateway implements GatewayHandle {
   #sessions = new Map<string, GatewayHostSession>();
   /** Which host session owns a per-session upstream session. */
   #owners = new WeakMap<UpstreamSession, GatewayHostSession>();
+  /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
+  #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   #retryTimers = new Set<NodeJS.Timeout>();
   #closed = false;
 
@@ -70,8 +73,10 @@ class Gateway implements GatewayHandle {
       logger: this.#logger,
       naming: this.#config.naming,
       links: (host) => this.#linksFor(host),
+      urlElicitations: this.#urlElicitations,
       onClosed: (host) => {
         this.#sessions.delete(host.id);
+        this.#urlElicitations.dropHost(host);
         channel.onSessionClosed?.();
       },
     });
@@ -191,6 +196,7 @@ class Gateway implements GatewayHandle {
     onNotification: (upstream, message, related) => this.#onUpstreamNotification(upstream, message, related),
     onClose: (upstream, reason) => {
       this.#logger.log('info', `upstream session ${upstream.key} ended: ${reason}`);
+      this.#urlElicitations.dropUpstream(upstream.key);
       for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream);
     },
   };
@@ -259,6 +265,14 @@ class Gateway implements GatewayHandle {
           if (host.withdrawQuestion(upstream, params.requestId, params.reason)) return;
         }
         return;
+      case 'notifications/elicitation/complete': {
+        // Only to the host that received that elicitation (shared upstreams included); anyone else must never see it.
+        const id = params.elicitationId;
+        const target = typeof id === 'string' ? this.#urlElicitations.take(upstream.key, id) : undefined;
+        if (target && !target.host.closed) target.host.elicitationComplete(message, target.relatedRequestId);
+        else this.#logger.log('debug', `dropping ${message.method} from upstream '${upstream.spec.name}': no host session is waiting for elicitation ${JSON.stringify(id)}`);
+        return;
+      }
       case 'notifications/message': {
         const target = this.#attribute(upstream, params._meta, relatedCallId);
         if (target) target.host.forward(message, relatedId(target.call));

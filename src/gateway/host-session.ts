@@ -8,6 +8,7 @@ import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
+  JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcMessage,
   JsonRpcNotification,
@@ -15,7 +16,7 @@ import type {
   JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
-import { LATEST_LEGACY_REVISION, negotiateRevision } from '../protocol/revisions.js';
+import { LATEST_LEGACY_REVISION, negotiateRevision, revisionAtLeast } from '../protocol/revisions.js';
 import type { ListKind, Route } from './catalog.js';
 import { Catalog, matchesTemplate } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
@@ -24,8 +25,10 @@ import type { Logger } from './logger.js';
 import { paginate } from './pagination.js';
 import type { UpstreamLink } from './upstream-link.js';
 import type { UpstreamSession } from './upstream-session.js';
+import type { UrlElicitationRegistry } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
 import { validateElicitAnswer } from '../translation/elicitation-answer.js';
+import { fillHiddenDefaults } from '../translation/elicitation-defaults.js';
 import { checkAnswerLimits } from '../translation/elicitation-limits.js';
 import { planQuestion } from '../translation/plan-question.js';
 import { downgradeResult } from '../translation/result-downgrade.js';
@@ -42,6 +45,8 @@ export interface HostSessionEnv {
   links(session: GatewayHostSession): UpstreamLink[];
   /** Called once the session is closed. */
   onClosed(session: GatewayHostSession): void;
+  /** Where URL-mode elicitations relayed to hosts are recorded, so their completion finds its host. */
+  urlElicitations: UrlElicitationRegistry<GatewayHostSession>;
   naming: { strategy: NamingStrategy; separator: string };
 }
 
@@ -64,6 +69,8 @@ interface RelayedQuestion {
   upstreamProgressToken: unknown;
   /** For a form elicitation: the schema the host was sent, which its answer must satisfy. */
   requestedSchema: JsonObject | undefined;
+  /** For a form downgraded for the host: the upstream's own schema (its defaults fill the answer, which must satisfy it). */
+  upstreamSchema: JsonObject | undefined;
   method: string;
 }
 
@@ -159,11 +166,27 @@ export class GatewayHostSession implements HostSession {
   checkResponse(message: JsonRpcResponse): ResponseCheck {
     const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
     if (!question) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
-    if (isErrorResponse(message) || question.requestedSchema === undefined) return { ok: true };
+    const answer = this.#answerFor(question, message);
+    return answer.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: answer.reason };
+  }
+
+  /**
+   * What the upstream gets for a host's answer, or why the answer is refused. A form answer must pass
+   * the limits and the schema the host was sent; when that schema was downgraded, the defaults the host
+   * never saw are filled in and the result must also satisfy the upstream's own schema. Anything else
+   * (and every answer of a host that was sent the upstream's schema as is) goes through untouched.
+   */
+  #answerFor(question: RelayedQuestion, message: JsonRpcResponse): { ok: true; result: JsonObject | undefined } | { ok: false; reason: string } {
+    if (isErrorResponse(message)) return { ok: true, result: undefined };
+    if (question.requestedSchema === undefined) return { ok: true, result: message.result };
     const limit = checkAnswerLimits(message.result);
-    if (limit) return { ok: false, kind: 'invalid', reason: `Invalid answer: ${limit}` };
+    if (limit) return { ok: false, reason: `Invalid answer: ${limit}` };
     const verdict = validateElicitAnswer(message.result, question.requestedSchema);
-    return verdict.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: `Invalid answer: ${verdict.reason}` };
+    if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}` };
+    if (question.upstreamSchema === undefined) return { ok: true, result: message.result };
+    const filled = fillHiddenDefaults(message.result, question.upstreamSchema, question.requestedSchema);
+    const upstreamVerdict = validateElicitAnswer(filled, question.upstreamSchema);
+    return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}` };
   }
 
   async close(): Promise<void> {
@@ -219,8 +242,13 @@ export class GatewayHostSession implements HostSession {
       relatedRequestId: route.relatedRequestId,
       upstreamProgressToken,
       requestedSchema: plan.requestedSchema,
+      upstreamSchema: plan.upstreamSchema,
       method: request.method,
     });
+    // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
+    if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
+      this.#env.urlElicitations.register(upstream.key, params.elicitationId, this, route.relatedRequestId);
+    }
     for (const id of route.pause) upstream.pause(id);
     const outgoing: JsonRpcRequest = request.params === undefined
       ? { jsonrpc: '2.0', id: hostId, method: request.method }
@@ -264,6 +292,15 @@ export class GatewayHostSession implements HostSession {
   forward(message: JsonRpcNotification, relatedRequestId?: JsonRpcId): void {
     if (this.#closed || !this.#initialized) return;
     this.#channel.send(message, relatedRequestId);
+  }
+
+  /**
+   * Relays an upstream's `notifications/elicitation/complete` for a URL elicitation this host received:
+   * on the stream of the call that carried it while that call is still open, else outside any call.
+   */
+  elicitationComplete(message: JsonRpcNotification, relatedRequestId: JsonRpcId | undefined): void {
+    const open = relatedRequestId !== undefined && this.#inFlight.has(keyOf(relatedRequestId));
+    this.forward(message, open ? relatedRequestId : undefined);
   }
 
   /** A list of one upstream changed: the merged list may have changed too. */
@@ -445,6 +482,7 @@ export class GatewayHostSession implements HostSession {
           ? undefined
           : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
       onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId }),
+      onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
     });
     try {
       return await promise;
@@ -489,10 +527,10 @@ export class GatewayHostSession implements HostSession {
     if (typeof message.id !== 'string') return;
     const question = this.#questions.get(message.id);
     if (!question) return; // the HTTP edge refuses these before they get here
-    const check = this.checkResponse(message);
-    if (!check.ok) {
+    const answer = this.#answerFor(question, message);
+    if (!answer.ok) {
       // The question stays open: the host may answer again (the HTTP edge already told it why).
-      this.#env.logger.log('warn', `host answer to ${message.id} refused: ${check.reason}`, { session: this.id });
+      this.#env.logger.log('warn', `host answer to ${message.id} refused: ${answer.reason}`, { session: this.id });
       return;
     }
     this.#questions.delete(message.id);
@@ -511,7 +549,29 @@ export class GatewayHostSession implements HostSession {
       question.upstream.respond(question.upstreamId, fitted.result);
       return;
     }
-    question.upstream.respond(question.upstreamId, message.result);
+    question.upstream.respond(question.upstreamId, answer.result ?? message.result);
+  }
+
+  /**
+   * An upstream answered one of this host's requests with -32042 (URL elicitation required): the error
+   * goes to the host unchanged, and the elicitations it names are recorded for their completion, if this
+   * host can take it (2025-11-25 and `elicitation.url`).
+   */
+  #noteUrlElicitationsRequired(upstream: UpstreamSession, error: JsonRpcErrorObject): void {
+    if (error.code !== RpcCode.UrlElicitationRequired || !this.#takesUrlElicitations()) return;
+    const listed = isObject(error.data) && Array.isArray(error.data.elicitations) ? error.data.elicitations : [];
+    for (const elicitation of listed) {
+      if (isObject(elicitation) && typeof elicitation.elicitationId === 'string') {
+        // The call ends with this error, so its completion can only go outside any call.
+        this.#env.urlElicitations.register(upstream.key, elicitation.elicitationId, this);
+      }
+    }
+  }
+
+  #takesUrlElicitations(): boolean {
+    if (!this.#init || !revisionAtLeast(this.#init.protocolVersion, '2025-11-25')) return false;
+    const elicitation = upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion).elicitation;
+    return isObject(elicitation) && isObject(elicitation.url);
   }
 
   /** The host cancelled a call: the questions it had asked are void too. */

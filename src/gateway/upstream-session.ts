@@ -6,6 +6,7 @@
 import { ProtocolError } from '../protocol/errors.js';
 import type {
   JsonObject,
+  JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcMessage,
   JsonRpcNotification,
@@ -15,6 +16,7 @@ import { errorResponse, isErrorResponse, isObject, notification, resultResponse 
 import type { UpstreamSpec } from '../config/types.js';
 import type { MessageInfo, Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
+import { findUpstreamAuthError } from '../transport/upstream-auth-error.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -33,6 +35,11 @@ export interface CallOptions {
   wantsProgress?: boolean;
   /** Learns the upstream-side id synchronously (to cancel the call later). */
   onId?: (id: number) => void;
+  /**
+   * Sees the upstream's error response synchronously, before anything the upstream sent after it is
+   * handled (the promise rejects a microtask later): what it tells must be known by then.
+   */
+  onErrorResponse?: (error: JsonRpcErrorObject) => void;
 }
 
 export interface PendingCall {
@@ -46,6 +53,7 @@ interface PendingEntry extends PendingCall {
   resolve(result: JsonObject): void;
   reject(error: Error): void;
   onProgress: ((params: JsonObject) => void) | undefined;
+  onErrorResponse: ((error: JsonRpcErrorObject) => void) | undefined;
   timeoutMs: number;
   timer: NodeJS.Timeout | undefined;
   pauses: number;
@@ -138,6 +146,7 @@ export class UpstreamSession {
         resolve,
         reject,
         onProgress: options.onProgress,
+        onErrorResponse: options.onErrorResponse,
         timeoutMs: options.timeoutMs ?? this.spec.requestTimeoutMs,
         timer: undefined,
         pauses: 0,
@@ -224,6 +233,11 @@ export class UpstreamSession {
 
   #sendFailure(error: unknown): Error {
     if (error instanceof TransportError && error.sessionExpired) return error;
+    const auth = findUpstreamAuthError(error);
+    if (auth) {
+      const code = auth.problem === 'failed' ? 'GW_ERR_UPSTREAM_AUTH_FAILED' : 'GW_ERR_UPSTREAM_AUTH_REQUIRED';
+      return new GatewayError(code, auth.message, { cause: error });
+    }
     const detail = error instanceof Error ? error.message : String(error);
     return new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${this.spec.name}' is unavailable: ${detail}`, { cause: error });
   }
@@ -254,8 +268,12 @@ export class UpstreamSession {
     if (!entry) return; // late answer to a cancelled or timed-out call
     this.#pending.delete(message.id);
     clearTimeout(entry.timer);
-    if (isErrorResponse(message)) entry.reject(ProtocolError.from(message.error));
-    else entry.resolve(message.result);
+    if (isErrorResponse(message)) {
+      entry.onErrorResponse?.(message.error);
+      entry.reject(ProtocolError.from(message.error));
+    } else {
+      entry.resolve(message.result);
+    }
   }
 
   #routeProgress(message: JsonRpcNotification): boolean {

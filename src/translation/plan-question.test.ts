@@ -40,10 +40,31 @@ test('elicitation: relayed as the host revision needs, answered cancel when the 
     kind: 'relay',
     params: { message: 'Pick', requestedSchema: { type: 'object', properties: { queue: { type: 'string', enum: ['ops'], enumNames: ['Operations'] } }, required: ['queue'] } },
     requestedSchema: { type: 'object', properties: { queue: { type: 'string', enum: ['ops'], enumNames: ['Operations'] } }, required: ['queue'] },
+    upstreamSchema: form.requestedSchema,
   });
+  const asIs = planQuestion('elicitation/create', form, host('2025-11-25', { elicitation: {} }));
+  assert.equal(asIs.kind === 'relay' && 'upstreamSchema' in asIs, false, 'a 2025-11-25 host answers the upstream schema itself: nothing to fill');
   const cancelled = planQuestion('elicitation/create', multi, host('2025-06-18', { elicitation: {} }));
   assert.deepEqual(cancelled.kind === 'answer' && cancelled.result, { action: 'cancel' });
   assert.match(cancelled.kind === 'answer' ? cancelled.why : '', /multi-select/);
+});
+
+test('a requestedSchema that is not a flat primitive form is refused with -32602 naming the path, whoever the host is', () => {
+  const nested = { message: 'Where?', requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: { street: { type: 'string' } } } } } };
+  const hosts = [host('2025-11-25', { elicitation: { form: {}, url: {} } }), host('2025-06-18', { elicitation: {} }), host('2025-03-26', {}), host('2025-11-25', {})];
+  for (const profile of hosts) {
+    assert.deepEqual(planQuestion('elicitation/create', nested, profile), {
+      kind: 'refuse',
+      error: {
+        code: -32602,
+        message: 'Elicitation refused: requestedSchema.properties.address is a nested object; elicitation forms are flat (primitive properties only)',
+        data: { path: 'requestedSchema.properties.address' },
+      },
+    }, profile.revision);
+  }
+  const free = { message: 'Tags', requestedSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } };
+  const refused = planQuestion('elicitation/create', free, host('2025-11-25', { elicitation: {} }));
+  assert.match(refused.kind === 'refuse' ? refused.error.message : '', /^Elicitation refused: requestedSchema\.properties\.tags is an array that is not a multi-select/);
 });
 
 test('an elicitation over the size limit never reaches the host', () => {

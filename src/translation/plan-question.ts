@@ -9,8 +9,9 @@ import { RpcCode } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
-import { translateElicitation } from './elicitation-downgrade.js';
+import { ELICITATION_RICH_REVISION, translateElicitation } from './elicitation-downgrade.js';
 import { checkRequestLimits } from './elicitation-limits.js';
+import { checkRequestedSchema } from './elicitation-schema.js';
 import { fitSamplingRequest } from './sampling-content.js';
 
 export interface HostProfile {
@@ -20,8 +21,12 @@ export interface HostProfile {
 }
 
 export type QuestionPlan =
-  /** Relay `params` to the host; `requestedSchema` is what its answer must satisfy (form elicitation). */
-  | { kind: 'relay'; params: JsonObject; requestedSchema?: JsonObject }
+  /**
+   * Relay `params` to the host; `requestedSchema` is what its answer must satisfy (form elicitation).
+   * `upstreamSchema` is set when the host was sent a downgraded form: its accepted answer then gets the
+   * defaults it never saw (`fillHiddenDefaults`) and must also satisfy the upstream's own schema.
+   */
+  | { kind: 'relay'; params: JsonObject; requestedSchema?: JsonObject; upstreamSchema?: JsonObject }
   /** Answer the upstream at once with `result`, without asking the host. */
   | { kind: 'answer'; result: JsonObject; why: string }
   /** Answer the upstream with a JSON-RPC error. */
@@ -50,6 +55,11 @@ export function planQuestion(method: string, params: JsonObject, host: HostProfi
 function planElicitation(params: JsonObject, host: HostProfile, effective: JsonObject): QuestionPlan {
   const limit = checkRequestLimits(params);
   if (limit) return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Elicitation refused: ${limit}` } };
+  // An ill-formed form is the upstream's error whoever would receive it: refused before any capability question.
+  const problem = checkRequestedSchema(params);
+  if (problem) {
+    return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Elicitation refused: ${problem.path} ${problem.reason}`, data: { path: problem.path } } };
+  }
   const elicitation = effective.elicitation;
   if (!isObject(elicitation)) {
     const why = isObject(host.capabilities.elicitation)
@@ -69,7 +79,11 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
   const translated = translateElicitation(params, host.revision);
   if (translated.kind === 'unsendable') return { kind: 'answer', result: CANCEL, why: translated.reason };
   const schema = translated.params.requestedSchema;
-  return isObject(schema) ? { kind: 'relay', params: translated.params, requestedSchema: schema } : { kind: 'relay', params: translated.params };
+  if (!isObject(schema)) return { kind: 'relay', params: translated.params };
+  const original = params.requestedSchema;
+  // A 2025-11-25 host gets the upstream's form as is, and its answer goes back as is.
+  if (revisionAtLeast(host.revision, ELICITATION_RICH_REVISION) || !isObject(original)) return { kind: 'relay', params: translated.params, requestedSchema: schema };
+  return { kind: 'relay', params: translated.params, requestedSchema: schema, upstreamSchema: original };
 }
 
 function planSampling(params: JsonObject, host: HostProfile, effective: JsonObject): QuestionPlan {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { planQuestion } from './plan-question.js';
-import { describePlan, renderTranslationPage, TABLE_HOSTS, translationCells, UPSTREAM_SHAPES } from './translation-table.js';
+import { defaultsExample, describePlan, renderTranslationPage, TABLE_HOSTS, translationCells, UPSTREAM_SHAPES } from './translation-table.js';
 
 const DOC = new URL('../../docs/translation.md', import.meta.url);
 
@@ -40,14 +40,33 @@ test('a multi-select is not sent to a 2025-06-18 host: the upstream gets cancel'
   }
 });
 
-test('a 2025-11-25 host with every capability receives every shape unchanged', () => {
-  for (const shape of UPSTREAM_SHAPES) assert.equal(cell(shape.id, '2025-11-25'), 'unchanged', shape.id);
+const valid = UPSTREAM_SHAPES.filter((shape) => !shape.id.startsWith('invalid-'));
+
+test('a 2025-11-25 host with every capability receives every valid shape unchanged', () => {
+  for (const shape of valid) assert.equal(cell(shape.id, '2025-11-25'), 'unchanged', shape.id);
 });
 
-test('every elicitation to a 2025-03-26 host is answered cancel', () => {
-  for (const shape of UPSTREAM_SHAPES.filter((s) => s.method === 'elicitation/create')) {
+test('every valid elicitation to a 2025-03-26 host is answered cancel', () => {
+  for (const shape of valid.filter((s) => s.method === 'elicitation/create')) {
     assert.match(cell(shape.id, '2025-03-26'), /^not sent; upstream gets `cancel`/, shape.id);
   }
+});
+
+test('a form that is not flat is refused with -32602 naming the property, for every revision', () => {
+  const invalid = UPSTREAM_SHAPES.filter((shape) => shape.id.startsWith('invalid-'));
+  assert.equal(invalid.length, 2);
+  for (const shape of invalid) {
+    for (const host of TABLE_HOSTS) assert.match(cell(shape.id, host.revision), /^refused \(-32602\): Elicitation refused: requestedSchema\.properties\.field (is a nested object|is an array that is not a multi-select)/, `${shape.id} ${host.revision}`);
+  }
+});
+
+test('the defaults example of the notes is what the gateway does: hidden defaults filled, the seen boolean one not', () => {
+  const example = defaultsExample();
+  assert.deepEqual(example.sent, {
+    message: 'File it?',
+    requestedSchema: { type: 'object', properties: { ticket: { type: 'string' }, owner: { type: 'string' }, notify: { type: 'boolean', default: true } }, required: ['ticket'] },
+  });
+  assert.deepEqual(example.upstreamGets, { action: 'accept', content: { ticket: 'CHG-1', owner: 'Ada' } });
 });
 
 test('the describer reports what the plan did, not what it was told', () => {

@@ -1,14 +1,15 @@
 /**
  * @module e2e/elicitation-translation.test: one form question per schema shape (lab `elicit_shape`), relayed by the
  * gateway to hosts at 2025-06-18 (translated), 2025-11-25 (untouched) and 2025-03-26 (never asked), with the lab
- * upstream over stdio and over Streamable HTTP; answers are checked against the schema the host was sent.
+ * upstream over stdio and over Streamable HTTP; answers are checked against the schema the host was sent, and a
+ * 2025-06-18 host's accepted answer gets the upstream's defaults it was never shown.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import type { ElicitRequest } from '@modelcontextprotocol/client';
 
-import { ELICIT_SHAPES, type ElicitShape, SHAPE_FIELD, SHAPE_NAMES, shapeParams } from '../fixtures/lab-upstream/elicit-shapes.js';
+import { DEFAULTS_FORM, ELICIT_SHAPES, type ElicitShape, SHAPE_FIELD, SHAPE_NAMES, shapeParams } from '../fixtures/lab-upstream/elicit-shapes.js';
 import { type RunningGateway, startGateway, writeConfigFile } from './harness/gateway.js';
 import { RawHost } from './harness/raw-host.js';
 import { connectSdkStdio } from './harness/sdk-host.js';
@@ -191,6 +192,33 @@ for (const upstream of UPSTREAMS) {
         assert.equal(toolText(messages[0]), CANCEL_TEXT);
       });
     }
+
+    test(`${OLD} host accepting with only some fields: the upstream receives its own defaults for the rest (the boolean the host saw excepted)`, async (t) => {
+      const host = await connect(t, OLD);
+      const call = await host.callTool(1, 'elicit_defaults');
+      const question = await call.expectNext();
+      assert.equal(question.method, 'elicitation/create', JSON.stringify(question));
+      const sent = question.params as { requestedSchema: { properties: Record<string, Record<string, unknown>> } };
+      assert.deepEqual(
+        Object.entries(sent.requestedSchema.properties).filter(([, property]) => 'default' in property).map(([name]) => name),
+        ['notify'],
+        'the host saw no default but the boolean one',
+      );
+      const posted = await host.answer(question.id, { action: 'accept', content: { ticket: 'CHG-7', retries: 5 } });
+      assert.equal(posted.status, 202, posted.text);
+      const upstreamGot = { action: 'accept', content: { ticket: 'CHG-7', retries: 5, owner: 'Ada', severity: 'sev2' } };
+      assert.equal(toolText(await finish(call, 1)), JSON.stringify(upstreamGot));
+    });
+
+    test(`${NEW} host accepting with only some fields: its answer reaches the upstream as sent, nothing filled in`, async (t) => {
+      const host = await connect(t, NEW);
+      const call = await host.callTool(1, 'elicit_defaults');
+      const question = await call.expectNext();
+      assert.deepEqual(question.params, DEFAULTS_FORM, 'the form as the upstream sent it, defaults included');
+      const posted = await host.answer(question.id, { action: 'accept', content: { ticket: 'CHG-8' } });
+      assert.equal(posted.status, 202, posted.text);
+      assert.equal(toolText(await finish(call, 1)), JSON.stringify({ action: 'accept', content: { ticket: 'CHG-8' } }));
+    });
 
     test(`${OLD} host without the elicitation capability, titled-enum: never asked; the upstream gets cancel`, async (t) => {
       const host = await connect(t, OLD, {});

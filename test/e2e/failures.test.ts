@@ -54,7 +54,7 @@ describe('failures through switchboard serve (lab upstream + one that cannot sta
 
     const host = await connect(t);
     const names = toolNames(await host.call(1, 'tools/list'));
-    assert.deepEqual(names.sort(), ['ask', 'ask_then_withdraw', 'count', 'crash', 'elicit_shape', 'toggle_extra', 'was_cancelled', 'whoami']);
+    assert.deepEqual(names.sort(), ['ask', 'ask_then_withdraw', 'count', 'crash', 'elicit_defaults', 'elicit_shape', 'elicit_url', 'require_url', 'toggle_extra', 'was_cancelled', 'whoami']);
     assert.equal(typeof pidOf(await host.call(2, 'tools/call', { name: 'whoami' })), 'number');
   });
 

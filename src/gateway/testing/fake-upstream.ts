@@ -1,10 +1,30 @@
 /** @module A scriptable raw JSON-RPC MCP server over an in-memory transport, for gateway unit tests. */
 
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { createLinkedPair } from '../../transport/memory/linked-pair.js';
 import type { Transport } from '../../transport/transport.js';
 
 export type ToolHandler = (call: JsonRpcRequest, server: FakeUpstream) => Promise<JsonObject> | JsonObject;
+
+/**
+ * Thrown by a tool handler: the call is answered with exactly this JSON-RPC error object, and
+ * `followedBy` (if given) is sent right behind it, as if one read carried both.
+ */
+export class FakeRpcError extends Error {
+  readonly error: JsonRpcErrorObject;
+  readonly followedBy: JsonRpcNotification | undefined;
+
+  constructor(error: JsonRpcErrorObject, followedBy?: JsonRpcNotification) {
+    super(error.message);
+    this.error = error;
+    this.followedBy = followedBy;
+  }
+}
+
+export interface FakeUpstreamOptions {
+  /** The revision the server answers initialize with (default: the one the client asked for). */
+  protocolVersion?: string;
+}
 
 /** One upstream server process, as seen through one connection. */
 export class FakeUpstream {
@@ -12,12 +32,14 @@ export class FakeUpstream {
   initializeParams: JsonObject | undefined;
   #transport: Transport;
   #tools: Map<string, ToolHandler>;
+  #options: FakeUpstreamOptions;
   #nextId = 1;
   #waiting = new Map<number | string, (message: JsonRpcMessage) => void>();
 
-  constructor(transport: Transport, tools: Map<string, ToolHandler>) {
+  constructor(transport: Transport, tools: Map<string, ToolHandler>, options: FakeUpstreamOptions = {}) {
     this.#transport = transport;
     this.#tools = tools;
+    this.#options = options;
     transport.onmessage = (message) => void this.#onMessage(message);
   }
 
@@ -55,7 +77,7 @@ export class FakeUpstream {
       case 'initialize':
         this.initializeParams = message.params;
         await reply({
-          protocolVersion: message.params?.protocolVersion ?? '2025-11-25',
+          protocolVersion: this.#options.protocolVersion ?? message.params?.protocolVersion ?? '2025-11-25',
           capabilities: { tools: { listChanged: true }, logging: {} },
           serverInfo: { name: 'fake', version: '1' },
         });
@@ -69,7 +91,16 @@ export class FakeUpstream {
           await this.#transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'Unknown tool' } });
           return;
         }
-        const result = await handler(message, this);
+        let result: JsonObject;
+        try {
+          result = await handler(message, this);
+        } catch (error) {
+          if (!(error instanceof FakeRpcError)) throw error;
+          const sent = this.#transport.send({ jsonrpc: '2.0', id: message.id, error: error.error });
+          const behind = error.followedBy ? this.#transport.send(error.followedBy) : undefined;
+          await Promise.all([sent, behind]);
+          return;
+        }
         await reply(result);
         return;
       }
@@ -80,11 +111,11 @@ export class FakeUpstream {
 }
 
 /** A transport factory that starts a new FakeUpstream per connection (like spawning a process). */
-export function fakeUpstreamFactory(tools: Record<string, ToolHandler>) {
+export function fakeUpstreamFactory(tools: Record<string, ToolHandler>, options: FakeUpstreamOptions = {}) {
   const servers: FakeUpstream[] = [];
   const open = (): Transport => {
     const [client, server] = createLinkedPair();
-    servers.push(new FakeUpstream(server, new Map(Object.entries(tools))));
+    servers.push(new FakeUpstream(server, new Map(Object.entries(tools)), options));
     return client;
   };
   return { open, servers };

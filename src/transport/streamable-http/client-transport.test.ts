@@ -66,10 +66,10 @@ test('messages read from a request’s SSE stream name that request; the session
   await transport.close();
 });
 
-test('a stream that ends before the response yields an error for that call instead of a hang', async () => {
+test('a stream that ends before the response, with no event id to resume from, yields an error for that call instead of a hang', async () => {
   script = (_body, _req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('id: 1\ndata:\n\n');
+    res.end(': no id here\n\n');
   };
   const transport = new StreamableHttpClientTransport(new URL(url), { label: 'up' });
   const seen = collect(transport);
@@ -97,5 +97,104 @@ test('a 404 on a session we hold is reported as an expired session', async () =>
   await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
   await assert.rejects(transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), (error: unknown) => error instanceof TransportError && error.sessionExpired);
   script = (_body, _req, res) => void res.writeHead(202).end();
+  await transport.close();
+});
+
+test('a stream closed after its priming event is resumed by GET with Last-Event-ID once retry has passed; what it brings belongs to the call', async () => {
+  const gets: { lastEventId?: string; at: number }[] = [];
+  let closedAt = 0;
+  script = (body, req, res) => {
+    if (req.method === 'GET') {
+      gets.push({ lastEventId: req.headers['last-event-id'] as string | undefined, at: performance.now() });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: p-2\ndata:\n\n');
+      res.write(`id: p-3\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } })}\n\n`);
+      res.write(`id: p-4\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { resumed: true } })}\n\n`);
+      return; // left open, as a polling server may: the client ends it once the response is in
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('id: p-1\nretry: 150\ndata:\n\n');
+    setTimeout(() => {
+      closedAt = performance.now();
+      res.end();
+    }, 20);
+    void body;
+  };
+  const transport = new StreamableHttpClientTransport(new URL(url), { reconnectDelayMs: 5000 });
+  const seen = collect(transport);
+  await transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: {} });
+  await until(() => seen.length === 2);
+  assert.deepEqual(seen.map((s) => [('method' in s.message ? s.message.method : 'response'), s.info?.relatedRequestId]), [
+    ['notifications/progress', 7],
+    ['response', 7],
+  ]);
+  assert.equal(gets.length, 1);
+  assert.equal(gets[0]?.lastEventId, 'p-1');
+  assert.ok((gets[0]?.at ?? 0) - closedAt >= 140, `reconnected ${(gets[0]?.at ?? 0) - closedAt} ms after the close, before retry (150 ms)`);
+  script = (_body, _req, res) => void res.writeHead(202).end();
+  await transport.close();
+});
+
+test('a resumption the server refuses ends the call with an error', async () => {
+  script = (_body, req, res) => {
+    if (req.method === 'GET') return void res.writeHead(405).end();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end('id: only\nretry: 10\ndata:\n\n');
+  };
+  const transport = new StreamableHttpClientTransport(new URL(url), { label: 'up' });
+  const seen = collect(transport);
+  await transport.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: {} });
+  await until(() => seen.length === 1);
+  const [only] = seen;
+  assert.ok(only && 'error' in only.message);
+  assert.equal(only.message.id, 8);
+  await transport.close();
+});
+
+test('an authorizer answers a 401 challenge and the request is retried with its credentials', async () => {
+  const authorizations: (string | undefined)[] = [];
+  script = (body, req, res) => {
+    authorizations.push(req.headers.authorization);
+    if (req.headers.authorization !== 'Bearer fresh') {
+      res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"' });
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} }));
+  };
+  let token: string | undefined;
+  const challenges: number[] = [];
+  const transport = new StreamableHttpClientTransport(new URL(url), {
+    authorizer: {
+      headers: async (): Promise<Record<string, string>> => (token ? { authorization: `Bearer ${token}` } : {}),
+      challenge: async (response) => {
+        challenges.push(response.status);
+        token = 'fresh';
+        return true;
+      },
+    },
+  });
+  const seen = collect(transport);
+  await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  await until(() => seen.length === 1);
+  assert.deepEqual(authorizations, [undefined, 'Bearer fresh']);
+  assert.deepEqual(challenges, [401]);
+  script = (_body, _req, res) => void res.writeHead(202).end();
+  await transport.close();
+});
+
+test('an authorizer that cannot help leaves the refusal final; challenges are not retried forever', async () => {
+  let attempts = 0;
+  script = (_body, _req, res) => {
+    attempts += 1;
+    res.writeHead(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="admin"' });
+    res.end();
+  };
+  const transport = new StreamableHttpClientTransport(new URL(url), {
+    authorizer: { headers: async () => ({ authorization: 'Bearer t' }), challenge: async () => true },
+  });
+  collect(transport);
+  await assert.rejects(transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), /HTTP 403/);
+  assert.equal(attempts, 4, 'the first try and three retries');
   await transport.close();
 });

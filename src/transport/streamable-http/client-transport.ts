@@ -10,16 +10,29 @@ import type { MessageInfo, Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
 import { SseParser } from './sse-parser.js';
 
+/** Supplies credentials for an upstream that wants them (OAuth); the transport stays ignorant of how they are got. */
+export interface HttpAuthorizer {
+  /** Headers carrying the current credentials (for example `authorization: Bearer …`); none yet is `{}`. */
+  headers(): Promise<Record<string, string>>;
+  /** The upstream refused a request (401, or 403 with `insufficient_scope`). Resolves true once new credentials are ready to retry with. */
+  challenge(response: Response, url: URL): Promise<boolean>;
+}
+
 export interface StreamableHttpClientOptions {
   headers?: Record<string, string>;
   /** Label used in error messages. */
   label?: string;
-  /** Delay before reopening a dropped GET stream. */
+  /** Delay before reopening a dropped stream when the server did not say (`retry:`). */
   reconnectDelayMs?: number;
+  authorizer?: HttpAuthorizer;
 }
 
 /** Error code synthesized for a call whose response can no longer arrive (stream broken, body unreadable). */
 const LOST_RESPONSE = -32000;
+/** A request may meet this many auth challenges in a row before its refusal is final. */
+const MAX_CHALLENGES = 3;
+/** A response stream is resumed (GET + Last-Event-ID) until this many reconnections in a row bring nothing new. */
+const MAX_IDLE_RESUMES = 3;
 
 export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
@@ -30,17 +43,21 @@ export class StreamableHttpClientTransport implements Transport {
   #headers: Record<string, string>;
   #label: string;
   #reconnectDelayMs: number;
+  #authorizer: HttpAuthorizer | undefined;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #inflight = new Set<AbortController>();
   #closed = false;
   #getStreamOpen = false;
+  /** Where the standalone GET stream got to, so a reconnection resumes it. */
+  #getStream: { lastEventId?: string; retryMs?: number } = {};
 
   constructor(url: URL, options: StreamableHttpClientOptions = {}) {
     this.#url = url;
     this.#headers = options.headers ?? {};
     this.#label = options.label ?? url.href;
     this.#reconnectDelayMs = options.reconnectDelayMs ?? 1000;
+    this.#authorizer = options.authorizer;
   }
 
   get sessionId(): string | undefined {
@@ -60,12 +77,7 @@ export class StreamableHttpClientTransport implements Transport {
     const controller = this.#track();
     let response: Response;
     try {
-      response = await fetch(this.#url, {
-        method: 'POST',
-        headers: this.#requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
-        body: JSON.stringify(message),
-        signal: controller.signal,
-      });
+      response = await this.#fetch('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, controller.signal, JSON.stringify(message));
     } catch (error) {
       this.#inflight.delete(controller);
       throw new TransportError(`${this.#label}: ${describe(error)}`, { cause: error });
@@ -101,7 +113,12 @@ export class StreamableHttpClientTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Reads the answer to one of our requests (JSON or an SSE stream) and delivers what it carries. */
+  /**
+   * Reads the answer to one of our requests (JSON or an SSE stream) and delivers what it carries. An SSE stream
+   * that ends before the response, after giving an event id, is resumed with GET + Last-Event-ID once the
+   * server's `retry:` has passed (2025-11-25 servers close streams on purpose to poll); what the resumed stream
+   * carries still belongs to this request.
+   */
   async #consume(response: Response, contentType: string, related: JsonRpcId, controller: AbortController): Promise<void> {
     let answered = false;
     const deliver = (text: string) => {
@@ -112,7 +129,20 @@ export class StreamableHttpClientTransport implements Transport {
     };
     try {
       if (contentType.includes('text/event-stream') && response.body) {
-        await this.#readEvents(response.body, (data) => deliver(data));
+        const stream = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
+        await this.#readEvents(response.body, deliver, stream, () => answered);
+        for (let idle = 0; !answered && !this.#closed && stream.lastEventId !== undefined && idle < MAX_IDLE_RESUMES; ) {
+          const resumedFrom = stream.lastEventId;
+          await pause(stream.retryMs ?? this.#reconnectDelayMs, controller.signal);
+          if (this.#closed || controller.signal.aborted) break;
+          const resumed = await this.#fetch('GET', { accept: 'text/event-stream', 'last-event-id': resumedFrom }, controller.signal);
+          if (!resumed.ok || !resumed.body || !(resumed.headers.get('content-type') ?? '').includes('text/event-stream')) {
+            await resumed.body?.cancel().catch(() => undefined);
+            break;
+          }
+          const delivered = await this.#readEvents(resumed.body, deliver, stream, () => answered);
+          idle = delivered > 0 || stream.lastEventId !== resumedFrom ? 0 : idle + 1;
+        }
       } else {
         deliver(await response.text());
       }
@@ -127,14 +157,33 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
-  async #readEvents(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
+  /**
+   * Reads one SSE body, handing each message's data to `onData`, until it ends or `finished()` turns true (then
+   * the body is cancelled). Keeps `stream`'s last event id and retry current. Returns how many messages it read.
+   */
+  async #readEvents(
+    body: ReadableStream<Uint8Array>,
+    onData: (data: string) => void,
+    stream: { lastEventId?: string; retryMs?: number } = {},
+    finished: () => boolean = () => false,
+  ): Promise<number> {
     const parser = new SseParser();
     const reader = body.getReader();
+    let count = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) return count;
       for (const event of parser.push(value)) {
-        if (event.event === 'message' && event.data !== '') onData(event.data);
+        if (event.event === 'message' && event.data !== '') {
+          count += 1;
+          onData(event.data);
+        }
+      }
+      stream.lastEventId = parser.lastEventId ?? stream.lastEventId;
+      stream.retryMs = parser.retryMs ?? stream.retryMs;
+      if (finished()) {
+        await reader.cancel().catch(() => undefined);
+        return count;
       }
     }
   }
@@ -145,12 +194,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.#getStreamOpen = true;
     void (async () => {
       const controller = this.#track();
+      const resume: Record<string, string> = this.#getStream.lastEventId === undefined ? {} : { 'last-event-id': this.#getStream.lastEventId };
       try {
-        const response = await fetch(this.#url, {
-          method: 'GET',
-          headers: this.#requestHeaders({ accept: 'text/event-stream' }),
-          signal: controller.signal,
-        });
+        const response = await this.#fetch('GET', { accept: 'text/event-stream', ...resume }, controller.signal);
         if (response.status === 404 && this.#sessionId) {
           // The upstream no longer knows our session (it restarted): end this connection so it is re-opened.
           await response.body?.cancel().catch(() => undefined);
@@ -161,9 +207,13 @@ export class StreamableHttpClientTransport implements Transport {
           await response.body?.cancel().catch(() => undefined);
           return; // 405: the upstream offers no GET stream
         }
-        await this.#readEvents(response.body, (data) => {
-          for (const message of parseMessages(data)) this.onmessage?.(message, {});
-        });
+        await this.#readEvents(
+          response.body,
+          (data) => {
+            for (const message of parseMessages(data)) this.onmessage?.(message, {});
+          },
+          this.#getStream,
+        );
         this.#scheduleReopen();
       } catch {
         this.#scheduleReopen();
@@ -176,7 +226,19 @@ export class StreamableHttpClientTransport implements Transport {
 
   #scheduleReopen(): void {
     if (this.#closed) return;
-    setTimeout(() => this.#openGetStream(), this.#reconnectDelayMs).unref();
+    setTimeout(() => this.#openGetStream(), this.#getStream.retryMs ?? this.#reconnectDelayMs).unref();
+  }
+
+  /** One HTTP exchange with the upstream; a refusal the authorizer can answer (401, 403 insufficient_scope) is retried with the new credentials. */
+  async #fetch(method: 'GET' | 'POST', base: Record<string, string>, signal: AbortSignal, body?: string): Promise<Response> {
+    for (let challenges = 0; ; challenges += 1) {
+      const credentials = this.#authorizer ? await this.#authorizer.headers() : {};
+      const response = await fetch(this.#url, { method, headers: this.#requestHeaders({ ...credentials, ...base }), body, signal });
+      if (!this.#authorizer || challenges >= MAX_CHALLENGES || !isAuthChallenge(response)) return response;
+      const retry = await this.#authorizer.challenge(response, this.#url);
+      if (!retry) return response;
+      await response.body?.cancel().catch(() => undefined);
+    }
   }
 
   #track(): AbortController {
@@ -191,6 +253,22 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
     return headers;
   }
+}
+
+function isAuthChallenge(response: Response): boolean {
+  if (response.status === 401) return true;
+  return response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? '');
+}
+
+/** Waits `ms`, or less if `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }
 
 function parseMessages(text: string): JsonRpcMessage[] {

@@ -16,3 +16,13 @@ test('parses events split across chunks, multi-line data, ids, comments and prim
     { event: 'message', data: 'x' },
   ]);
 });
+
+test('remembers the last event id and the retry the server asked for, even on events without data', () => {
+  const parser = new SseParser();
+  assert.equal(parser.lastEventId, undefined);
+  assert.equal(parser.retryMs, undefined);
+  const events = parser.push(new TextEncoder().encode('id: e-1\nretry: 500\n\nretry: soon\ndata: x\n\n'));
+  assert.deepEqual(events, [{ event: 'message', data: 'x' }]);
+  assert.equal(parser.lastEventId, 'e-1');
+  assert.equal(parser.retryMs, 500);
+});
