@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 
+import { QuestionBroker } from '../broker/broker.js';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
 import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError } from '../protocol/errors.js';
@@ -17,16 +18,23 @@ import { GatewayError } from './errors.js';
 import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
 import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
+import { QuestionPolicy } from './question-policy.js';
 import { UpstreamLink } from './upstream-link.js';
 import type { InitializeParams, PendingCall, UpstreamHandlers } from './upstream-session.js';
 import { UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 
 export interface GatewayOptions {
   logger: Logger;
   /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
   openTransport: (spec: UpstreamSpec) => Transport;
+  /**
+   * The question broker and the route policy. Without them the gateway keeps questions in memory and
+   * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
+   */
+  questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
 }
 
 const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
@@ -50,11 +58,19 @@ class Gateway implements GatewayHandle {
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   #retryTimers = new Set<NodeJS.Timeout>();
   #closed = false;
+  #questions: { broker: QuestionBroker; policy: QuestionPolicy };
+  /** Whether the broker is the gateway's own (then the gateway closes it). */
+  #ownBroker: boolean;
 
   constructor(config: NormalizedConfig, options: GatewayOptions) {
     this.#config = config;
     this.#options = options;
     this.#logger = options.logger;
+    this.#ownBroker = options.questions === undefined;
+    this.#questions = {
+      broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
+      policy: options.questions?.policy ?? new QuestionPolicy(),
+    };
     for (const spec of config.upstreams) {
       const status = new UpstreamStatus(spec, config.retry);
       this.#status.set(spec.name, status);
@@ -74,6 +90,7 @@ class Gateway implements GatewayHandle {
       naming: this.#config.naming,
       links: (host) => this.#linksFor(host),
       urlElicitations: this.#urlElicitations,
+      questions: this.#questions,
       onClosed: (host) => {
         this.#sessions.delete(host.id);
         this.#urlElicitations.dropHost(host);
@@ -98,6 +115,7 @@ class Gateway implements GatewayHandle {
     for (const timer of this.#retryTimers) clearTimeout(timer);
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
     await Promise.all([...this.#shared.values()].map((link) => link.close()));
+    if (this.#ownBroker) await this.#questions.broker.close();
   }
 
   // ---- upstream sessions --------------------------------------------------------------------------
@@ -112,7 +130,7 @@ class Gateway implements GatewayHandle {
   }
 
   async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
-    const init = host.initParams;
+    const init = host.initParamsFor(spec.name);
     if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
     const session = await this.#connect(spec, init, (created) => this.#owners.set(created, host));
     if (host.logLevel && isObject(session.serverCapabilities.logging)) {

@@ -3,6 +3,8 @@
  * upstream, and relays what upstreams ask back (questions, progress, cancellation, logs, list changes).
  */
 
+import type { QuestionBroker } from '../broker/broker.js';
+import type { QuestionAnswer, QuestionMethod, QuestionRecord } from '../broker/question.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
@@ -22,7 +24,10 @@ import { Catalog, matchesTemplate } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
 import { GatewayError, toProtocolError } from './errors.js';
 import type { Logger } from './logger.js';
+import { checkOperatorAnswer, upstreamReply } from './operator-answer.js';
 import { paginate } from './pagination.js';
+import type { QuestionPolicy } from './question-policy.js';
+import { withOperatorCapabilities } from './question-policy.js';
 import type { UpstreamLink } from './upstream-link.js';
 import type { UpstreamSession } from './upstream-session.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
@@ -30,6 +35,7 @@ import { TransportError } from '../transport/transport.js';
 import { validateElicitAnswer } from '../translation/elicitation-answer.js';
 import { fillHiddenDefaults } from '../translation/elicitation-defaults.js';
 import { checkAnswerLimits } from '../translation/elicitation-limits.js';
+import type { QuestionPlan } from '../translation/plan-question.js';
 import { planQuestion } from '../translation/plan-question.js';
 import { downgradeResult } from '../translation/result-downgrade.js';
 import { fitSamplingResult } from '../translation/sampling-content.js';
@@ -48,6 +54,8 @@ export interface HostSessionEnv {
   /** Where URL-mode elicitations relayed to hosts are recorded, so their completion finds its host. */
   urlElicitations: UrlElicitationRegistry<GatewayHostSession>;
   naming: { strategy: NamingStrategy; separator: string };
+  /** Records every question and decides who answers it (the host, an operator, both). */
+  questions: { broker: QuestionBroker; policy: QuestionPolicy };
 }
 
 interface InitInfo {
@@ -72,6 +80,22 @@ interface RelayedQuestion {
   /** For a form downgraded for the host: the upstream's own schema (its defaults fill the answer, which must satisfy it). */
   upstreamSchema: JsonObject | undefined;
   method: string;
+  /** The broker's record of it. */
+  brokerId: string | undefined;
+}
+
+/** A question in the broker's hands: put to the host, to an operator, or both. */
+interface BrokeredQuestion {
+  upstream: UpstreamSession;
+  upstreamId: JsonRpcId;
+  callId: number | undefined;
+  paused: number[];
+  relatedRequestId: JsonRpcId | undefined;
+  plan: QuestionPlan;
+  /** The id the host knows it by, while the host has it. */
+  hostId: string | undefined;
+  /** The host could have taken it but cannot be reached now: the error the upstream gets if nobody else answers. */
+  unreachable: ProtocolError | undefined;
 }
 
 /** Where a relayed question goes and which calls wait on it. */
@@ -88,6 +112,8 @@ export interface QuestionRoute {
 interface InFlight {
   upstream: UpstreamSession;
   upstreamId: number;
+  /** For tools/call: the tool as the host named it, and as its upstream does. */
+  tool?: { host: string; upstream: string };
 }
 
 const LIST_KIND_OF: Record<string, ListKind> = {
@@ -99,6 +125,13 @@ const LIST_KIND_OF: Record<string, ListKind> = {
 
 let questionCounter = 0;
 
+const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+const OPEN = new Set<string>(['pending', 'delivered']);
+
+function isQuestionMethod(method: string): method is QuestionMethod {
+  return QUESTION_METHODS.has(method);
+}
+
 export class GatewayHostSession implements HostSession {
   readonly id: string;
   #channel: HostChannel;
@@ -109,6 +142,8 @@ export class GatewayHostSession implements HostSession {
   #links: UpstreamLink[] = [];
   #catalog: Catalog | undefined;
   #questions = new Map<string, RelayedQuestion>();
+  /** By broker id: every question of this session the broker holds open. */
+  #brokered = new Map<string, BrokeredQuestion>();
   #inFlight = new Map<string, InFlight>();
   #subscriptions = new Set<string>();
   #logLevel: string | undefined;
@@ -123,12 +158,19 @@ export class GatewayHostSession implements HostSession {
     return this.#init?.protocolVersion;
   }
 
-  /** Parameters for initializing an upstream on this host's behalf: its revision, its capabilities, its identity. */
-  get initParams(): InitInfo | undefined {
+  /**
+   * Parameters for initializing an upstream on this host's behalf: its revision, its identity, and the
+   * capabilities it declared that the gateway can translate, plus what an operator can answer when the
+   * upstream's questions may go to one.
+   */
+  initParamsFor(upstream: string): InitInfo | undefined {
     if (!this.#init) return undefined;
+    const declared = upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion);
+    const { broker, policy } = this.#env.questions;
+    const operator = broker.operatorAvailable && policy.operatorMayAnswer(upstream);
     return {
       protocolVersion: this.#init.protocolVersion,
-      capabilities: upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion),
+      capabilities: operator ? withOperatorCapabilities(declared, this.#init.protocolVersion) : declared,
       clientInfo: this.#init.clientInfo,
     };
   }
@@ -198,7 +240,12 @@ export class GatewayHostSession implements HostSession {
     }
     for (const [id, question] of this.#questions) {
       this.#questions.delete(id);
+      this.#forget(question.brokerId, 'the host session closed');
       this.#answerUpstreamOnAbandon(question, 'the host session closed');
+    }
+    for (const [id, brokered] of this.#brokered) {
+      this.#forget(id, 'the host session closed');
+      this.#answerUpstreamOnAbandon(brokered, 'the host session closed');
     }
     await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));
     this.#env.onClosed(this);
@@ -206,29 +253,89 @@ export class GatewayHostSession implements HostSession {
 
   // ---- from the upstreams -------------------------------------------------------------------------
 
-  /** Relays a question an upstream asked during (or outside) one of this host's calls, translated for the host. */
+  /**
+   * Takes a question an upstream asked during (or outside) one of this host's calls: the broker records it
+   * and decides who answers (this host, translated for its revision; an operator; both; nobody).
+   */
   deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute): void {
     if (this.#closed || !this.#init) {
       upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
       return;
     }
     const plan = planQuestion(request.method, request.params ?? {}, { revision: this.#init.protocolVersion, capabilities: this.#init.capabilities });
-    if (plan.kind === 'answer') {
-      this.#env.logger.log('info', `answering ${request.method} from upstream '${upstream.spec.name}' without the host: ${plan.why}`, { session: this.id });
-      upstream.respond(request.id, plan.result);
+    if (!isQuestionMethod(request.method)) {
+      // ping, or a method no revision lets an upstream ask: relayed or refused at once, nothing to record.
+      if (plan.kind === 'relay') this.#sendToHost(upstream, request, route, plan, undefined);
+      else if (plan.kind === 'refuse') upstream.respondError(request.id, ProtocolError.from(plan.error));
+      else upstream.respond(request.id, plan.result);
       return;
     }
-    if (plan.kind === 'refuse') {
+    if (plan.kind === 'refuse' && !plan.hostCannot) {
+      // Ill-formed or unanswerable by anyone (limits, schema, tools): never put to a person either.
       this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.id });
       upstream.respondError(request.id, ProtocolError.from(plan.error));
       return;
     }
-    if (route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
-      const why = `no call explains ${request.method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
-      this.#env.logger.log('info', `refusing ${request.method}: ${why}`, { session: this.id });
-      upstream.respondError(request.id, new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${why}`).toProtocolError());
-      return;
+    void this.#broker(upstream, request, request.method, route, plan).catch((error: unknown) => {
+      this.#env.logger.log('error', `could not record ${request.method} from upstream '${upstream.spec.name}'`, { session: this.id, error: String(error) });
+      for (const id of route.pause) upstream.resume(id);
+      upstream.respondError(request.id, new ProtocolError(RpcCode.InternalError, 'The gateway could not record the question'));
+    });
+  }
+
+  async #broker(upstream: UpstreamSession, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan): Promise<void> {
+    const init = this.#init as InitInfo;
+    let hostCannot: string | undefined;
+    if (plan.kind === 'answer') hostCannot = plan.why;
+    else if (plan.kind === 'refuse') hostCannot = plan.error.message;
+    let unreachable: ProtocolError | undefined;
+    if (plan.kind === 'relay' && route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
+      hostCannot = `no call explains ${method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
+      unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
+    const call = [...this.#inFlight.values()].find((flight) => flight.upstream === upstream && flight.upstreamId === route.callId);
+    const settings = this.#env.questions.policy.for(upstream.spec.name, call?.tool?.upstream);
+    const params = request.params ?? {};
+    const brokered: BrokeredQuestion = {
+      upstream,
+      upstreamId: request.id,
+      callId: route.callId,
+      paused: route.pause,
+      relatedRequestId: route.relatedRequestId,
+      plan,
+      hostId: undefined,
+      unreachable,
+    };
+    for (const id of route.pause) upstream.pause(id);
+    const record = await this.#env.questions.broker.open({
+      method,
+      params,
+      origin: {
+        upstream: upstream.spec.name,
+        ...(call?.tool ? { tool: call.tool.host } : {}),
+        hostSessionId: this.id,
+        hostRevision: init.protocolVersion,
+      },
+      route: settings.route,
+      timeoutMs: settings.timeoutMs,
+      ...(hostCannot === undefined ? {} : { hostCannot }),
+      ...(plan.kind === 'relay' ? { hostParams: plan.params } : {}),
+      checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
+      onSettled: (question) => this.#onSettled(brokered, question),
+    });
+    if (record.audience === 'none' || !OPEN.has(record.state)) return; // settled at once (#onSettled answered the upstream)
+    this.#brokered.set(record.id, brokered);
+    if ((record.audience === 'host' || record.audience === 'both') && plan.kind === 'relay') {
+      if (this.#closed) return;
+      brokered.hostId = this.#sendToHost(upstream, request, route, plan, record.id);
+      if (record.audience === 'host') await this.#env.questions.broker.delivered(record.id, brokered.hostId);
+    } else {
+      this.#env.logger.log('info', `question ${record.id} (${method} from upstream '${upstream.spec.name}') waits for an operator`, { session: this.id, reason: record.audienceReason });
+    }
+  }
+
+  /** Sends a question to the host under a fresh id, translated as planned; returns that id. */
+  #sendToHost(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute, plan: Extract<QuestionPlan, { kind: 'relay' }>, brokerId: string | undefined): string {
     const hostId = `sb-${++questionCounter}`;
     const params: JsonObject = { ...plan.params };
     const meta = isObject(params._meta) ? params._meta : undefined;
@@ -244,22 +351,63 @@ export class GatewayHostSession implements HostSession {
       requestedSchema: plan.requestedSchema,
       upstreamSchema: plan.upstreamSchema,
       method: request.method,
+      brokerId,
     });
     // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.#env.urlElicitations.register(upstream.key, params.elicitationId, this, route.relatedRequestId);
     }
-    for (const id of route.pause) upstream.pause(id);
+    if (brokerId === undefined) for (const id of route.pause) upstream.pause(id);
     const outgoing: JsonRpcRequest = request.params === undefined
       ? { jsonrpc: '2.0', id: hostId, method: request.method }
       : { jsonrpc: '2.0', id: hostId, method: request.method, params };
     this.#channel.send(outgoing, route.relatedRequestId);
+    return hostId;
   }
 
-  /** Calls of an upstream session that have a question open with this host. */
+  /**
+   * The broker settled a question. A host's answer was already relayed by #onResponse; anything else
+   * (an operator, expiry, nobody to ask) is answered to the upstream here, and a host that still holds
+   * the question is told it is settled. An abandoned question is answered by whoever abandoned it.
+   */
+  #onSettled(brokered: BrokeredQuestion, question: QuestionRecord): void {
+    this.#brokered.delete(question.id);
+    if (question.answeredBy?.kind === 'host') return;
+    const hostHad = brokered.hostId !== undefined && this.#questions.delete(brokered.hostId);
+    if (question.state === 'abandoned') return;
+    for (const id of brokered.paused) brokered.upstream.resume(id);
+    if (hostHad && !this.#closed) {
+      const reason = question.state === 'expired' ? 'the question expired' : `settled by ${question.answeredBy?.kind === 'operator' ? 'an operator' : 'the gateway'}`;
+      this.#channel.send(notification('notifications/cancelled', { requestId: brokered.hostId, reason }), brokered.relatedRequestId);
+    }
+    if (question.audience === 'none') {
+      // Nobody could be asked: what the plan says for this host (an elicitation is cancelled, the rest refused).
+      const { plan } = brokered;
+      this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.id });
+      if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
+      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, ProtocolError.from(plan.error));
+      else if (plan.kind === 'answer') brokered.upstream.respond(brokered.upstreamId, plan.result);
+      else brokered.upstream.respond(brokered.upstreamId, { action: 'cancel' });
+      return;
+    }
+    const reply = upstreamReply(question);
+    if ('error' in reply) brokered.upstream.respondError(brokered.upstreamId, reply.error);
+    else brokered.upstream.respond(brokered.upstreamId, reply.result);
+  }
+
+  /** Tells the broker a question of this session is void (its call, upstream or session went away). */
+  #forget(brokerId: string | undefined, why: string): void {
+    if (brokerId === undefined) return;
+    this.#brokered.delete(brokerId);
+    void this.#env.questions.broker.withdraw(brokerId, why).catch((error: unknown) => {
+      this.#env.logger.log('warn', `could not record that question ${brokerId} was withdrawn`, { error: String(error) });
+    });
+  }
+
+  /** Calls of an upstream session that have a question open with this host or its operators. */
   callsWithOpenQuestions(upstream: UpstreamSession): Set<number> {
     const ids = new Set<number>();
-    for (const question of this.#questions.values()) {
+    for (const question of [...this.#questions.values(), ...this.#brokered.values()]) {
       if (question.upstream === upstream && question.callId !== undefined) ids.add(question.callId);
     }
     return ids;
@@ -267,13 +415,21 @@ export class GatewayHostSession implements HostSession {
 
   /** The upstream withdrew a question (notifications/cancelled); tell the host. Returns whether it was ours. */
   withdrawQuestion(upstream: UpstreamSession, upstreamId: unknown, reason: unknown): boolean {
+    const why = typeof reason === 'string' ? reason : 'the upstream withdrew it';
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== upstream || question.upstreamId !== upstreamId) continue;
       this.#questions.delete(hostId);
+      this.#forget(question.brokerId, `the upstream withdrew it: ${why}`);
       for (const id of question.paused) upstream.resume(id);
       const params: JsonObject = { requestId: hostId };
       if (typeof reason === 'string') params.reason = reason;
       this.#channel.send(notification('notifications/cancelled', params), question.relatedRequestId);
+      return true;
+    }
+    for (const [id, brokered] of this.#brokered) {
+      if (brokered.upstream !== upstream || brokered.upstreamId !== upstreamId) continue;
+      this.#forget(id, `the upstream withdrew it: ${why}`);
+      for (const callId of brokered.paused) upstream.resume(callId);
       return true;
     }
     return false;
@@ -284,7 +440,11 @@ export class GatewayHostSession implements HostSession {
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== upstream) continue;
       this.#questions.delete(hostId);
+      this.#forget(question.brokerId, 'the upstream went away');
       this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the upstream went away' }), question.relatedRequestId);
+    }
+    for (const [id, brokered] of this.#brokered) {
+      if (brokered.upstream === upstream) this.#forget(id, 'the upstream went away');
     }
   }
 
@@ -474,6 +634,9 @@ export class GatewayHostSession implements HostSession {
       if (Object.keys(rest).length === 0) delete outParams._meta;
     }
     const key = keyOf(request.id);
+    const tool = request.method === 'tools/call' && typeof request.params?.name === 'string' && typeof params.name === 'string'
+      ? { host: request.params.name, upstream: params.name }
+      : undefined;
     const promise = session.request(request.method, outParams, {
       context: { hostSessionId: this.id, hostRequestId: request.id },
       wantsProgress: hostToken !== undefined,
@@ -481,7 +644,7 @@ export class GatewayHostSession implements HostSession {
         hostToken === undefined
           ? undefined
           : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
-      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId }),
+      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, ...(tool ? { tool } : {}) }),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
     });
     try {
@@ -535,6 +698,27 @@ export class GatewayHostSession implements HostSession {
     }
     this.#questions.delete(message.id);
     for (const id of question.paused) question.upstream.resume(id);
+    if (question.brokerId === undefined) {
+      this.#relayHostAnswer(question, message, answer.result);
+      return;
+    }
+    // Recorded first (and only if no one settled it before: `both`), then relayed.
+    const brokerId = question.brokerId;
+    this.#brokered.delete(brokerId);
+    void this.#env.questions.broker
+      .answerFromHost(brokerId, brokerAnswer(question.method, message, answer.result), this.id)
+      .then((won) => {
+        if (won) this.#relayHostAnswer(question, message, answer.result);
+        else this.#env.logger.log('info', `host answer to ${message.id} came after question ${brokerId} was settled: dropped`, { session: this.id });
+      })
+      .catch((error: unknown) => {
+        this.#env.logger.log('error', `could not record the host's answer to question ${brokerId}`, { session: this.id, error: String(error) });
+        question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.InternalError, 'The gateway could not record the answer'));
+      });
+  }
+
+  /** Hands a host's (checked) answer to the upstream that asked, fitted to the upstream's revision. */
+  #relayHostAnswer(question: RelayedQuestion, message: JsonRpcResponse, checked: JsonObject | undefined): void {
     if (isErrorResponse(message)) {
       question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
       return;
@@ -549,7 +733,7 @@ export class GatewayHostSession implements HostSession {
       question.upstream.respond(question.upstreamId, fitted.result);
       return;
     }
-    question.upstream.respond(question.upstreamId, answer.result ?? message.result);
+    question.upstream.respond(question.upstreamId, checked ?? message.result);
   }
 
   /**
@@ -579,13 +763,20 @@ export class GatewayHostSession implements HostSession {
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== flight.upstream || question.callId !== flight.upstreamId) continue;
       this.#questions.delete(hostId);
+      this.#forget(question.brokerId, 'the call was cancelled');
       for (const id of question.paused) question.upstream.resume(id);
       this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the call was cancelled' }), question.relatedRequestId);
       this.#answerUpstreamOnAbandon(question, 'the call was cancelled');
     }
+    for (const [id, brokered] of this.#brokered) {
+      if (brokered.upstream !== flight.upstream || brokered.callId !== flight.upstreamId) continue;
+      this.#forget(id, 'the call was cancelled');
+      for (const callId of brokered.paused) brokered.upstream.resume(callId);
+      this.#answerUpstreamOnAbandon(brokered, 'the call was cancelled');
+    }
   }
 
-  #answerUpstreamOnAbandon(question: RelayedQuestion, why: string): void {
+  #answerUpstreamOnAbandon(question: { upstream: UpstreamSession; upstreamId: JsonRpcId }, why: string): void {
     question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.RequestCancelled, `Question abandoned: ${why}`));
   }
 
@@ -593,6 +784,17 @@ export class GatewayHostSession implements HostSession {
     if (!this.#catalog) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
     return this.#catalog;
   }
+}
+
+/** A host's answer in the broker's terms, for the record. */
+function brokerAnswer(method: string, message: JsonRpcResponse, checked: JsonObject | undefined): QuestionAnswer {
+  if (isErrorResponse(message)) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
+  const result = checked ?? message.result;
+  if (method === 'elicitation/create') {
+    const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
+    return isObject(result.content) ? { action, content: result.content } : { action };
+  }
+  return { action: 'accept', result };
 }
 
 function keyOf(id: JsonRpcId): string {

@@ -30,7 +30,11 @@ export type QuestionPlan =
   /** Answer the upstream at once with `result`, without asking the host. */
   | { kind: 'answer'; result: JsonObject; why: string }
   /** Answer the upstream with a JSON-RPC error. */
-  | { kind: 'refuse'; error: JsonRpcErrorObject };
+  /**
+   * Answer the upstream with a JSON-RPC error. `hostCannot`: the refusal is about this host only (its
+   * revision or capabilities), so someone else (an operator) could still answer the question as asked.
+   */
+  | { kind: 'refuse'; error: JsonRpcErrorObject; hostCannot?: true };
 
 const CANCEL = { action: 'cancel' };
 
@@ -72,7 +76,7 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
       const message = revisionAtLeast(host.revision, '2025-11-25')
         ? `URL-mode elicitation refused: the host did not declare elicitation.url`
         : `URL-mode elicitation refused: a ${host.revision} host cannot receive it (it needs 2025-11-25 and elicitation.url)`;
-      return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
+      return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message }, hostCannot: true };
     }
     return { kind: 'relay', params };
   }
@@ -89,14 +93,18 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
 function planSampling(params: JsonObject, host: HostProfile, effective: JsonObject): QuestionPlan {
   const sampling = effective.sampling;
   if (!isObject(sampling)) {
-    return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay sampling/createMessage: the host did not declare the sampling capability' } };
+    return {
+      kind: 'refuse',
+      error: { code: RpcCode.MethodNotFound, message: 'Cannot relay sampling/createMessage: the host did not declare the sampling capability' },
+      hostCannot: true,
+    };
   }
   if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(sampling.tools)) {
     const message = `Sampling refused: the host (${host.revision}) cannot run tools in sampling (it needs 2025-11-25 and sampling.tools)`;
     return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message } };
   }
   const fitted = fitSamplingRequest(params, host.revision);
-  if (!fitted.ok) return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Sampling refused: ${fitted.reason}` } };
+  if (!fitted.ok) return { kind: 'refuse', error: { code: RpcCode.InvalidParams, message: `Sampling refused: ${fitted.reason}` }, hostCannot: true };
   if (params.includeContext !== undefined && params.includeContext !== 'none' && !isObject(sampling.context)) {
     // Through a gateway "thisServer" would mean every upstream: without sampling.context, no context at all.
     return { kind: 'relay', params: { ...fitted.params, includeContext: 'none' } };

@@ -1,0 +1,204 @@
+// @ts-check
+/** @module The console's entry point: sign-in, the live inbox, the history and the record view, switched by the URL fragment. */
+
+import { createApi, OPEN_STATES } from './api.js';
+import { byId, h, replaceChildren } from './dom.js';
+import { followEvents } from './event-stream.js';
+import { createHistory, renderDetail } from './history-view.js';
+import { questionCard } from './question-card.js';
+
+/** @typedef {import('./api.js').Question} Question */
+
+const TOKEN_KEY = 'switchboard.operator.token';
+const NAME_KEY = 'switchboard.operator.name';
+
+const el = {
+  signIn: byId('sign-in', HTMLElement),
+  signInForm: byId('sign-in-form', HTMLFormElement),
+  token: byId('token', HTMLInputElement),
+  name: byId('operator-name', HTMLInputElement),
+  signInError: byId('sign-in-error', HTMLElement),
+  nav: byId('nav', HTMLElement),
+  session: byId('session', HTMLElement),
+  live: byId('live', HTMLElement),
+  who: byId('who', HTMLElement),
+  signOut: byId('sign-out', HTMLButtonElement),
+  inbox: byId('inbox', HTMLElement),
+  inboxList: byId('inbox-list', HTMLElement),
+  inboxEmpty: byId('inbox-empty', HTMLElement),
+  inboxCount: byId('inbox-count', HTMLElement),
+  announce: byId('announce', HTMLElement),
+  history: byId('history', HTMLElement),
+  detail: byId('detail', HTMLElement),
+};
+
+/** Server time minus local time, from the event stream's `ready` event. */
+let skewMs = 0;
+/** @type {{ close: () => void } | undefined} */
+let events;
+/** @type {Map<string, { question: Question, card: ReturnType<typeof questionCard> }>} */
+const inbox = new Map();
+let historyLoaded = false;
+
+const api = createApi({
+  token: () => sessionStorage.getItem(TOKEN_KEY),
+  operator: () => localStorage.getItem(NAME_KEY) ?? '',
+  onUnauthorized: () => signOut('The token was refused. Sign in again.'),
+});
+
+const history = createHistory({
+  api,
+  form: byId('history-filters', HTMLFormElement),
+  results: byId('history-results', HTMLElement),
+  status: byId('history-status', HTMLElement),
+  more: byId('history-more', HTMLButtonElement),
+});
+
+/** @param {string} state */
+const isOpen = (state) => OPEN_STATES.includes(state);
+
+function updateCount() {
+  const open = [...inbox.values()].filter((entry) => isOpen(entry.question.state)).length;
+  if (open > 0) replaceChildren(el.inboxCount, String(open), h('span', { class: 'visually-hidden' }, ' open'));
+  else el.inboxCount.replaceChildren();
+  el.inboxEmpty.hidden = inbox.size > 0;
+  document.title = open > 0 ? `(${open}) Switchboard operator console` : 'Switchboard operator console';
+}
+
+/**
+ * A question arrived or changed: add its card, refresh it, or show how it was settled.
+ * @param {Question} question
+ * @param {boolean} [live] it arrived as an event (announced to screen readers), not with a listing
+ */
+function apply(question, live = false) {
+  const known = inbox.get(question.id);
+  if (known) {
+    if (Date.parse(question.updatedAt) < Date.parse(known.question.updatedAt)) return;
+    if (!isOpen(known.question.state)) return;
+    known.question = question;
+    known.card.update(question);
+  } else if (isOpen(question.state)) {
+    const card = questionCard(question, {
+      api,
+      skewMs: () => skewMs,
+      onSettled: (settled) => {
+        const entry = inbox.get(settled.id);
+        if (entry) entry.question = settled;
+        updateCount();
+      },
+      onDismiss: () => {
+        inbox.get(question.id)?.card.element.remove();
+        inbox.delete(question.id);
+        updateCount();
+      },
+    });
+    inbox.set(question.id, { question, card });
+    el.inboxList.prepend(card.element);
+    if (live) el.announce.textContent = `New question: ${card.element.querySelector('h3')?.textContent ?? question.id}`;
+  }
+  updateCount();
+}
+
+/** Lists the open questions again (after every (re)connection: events are not replayed). */
+async function reloadInbox() {
+  const open = await api.list({ state: OPEN_STATES });
+  const listed = new Set(open.map((q) => q.id));
+  for (const question of [...open].reverse()) apply(question);
+  // Cards still open here but no longer listed were settled while we were away.
+  for (const [id, entry] of inbox) {
+    if (!listed.has(id) && isOpen(entry.question.state)) api.get(id).then((record) => apply(record.question), () => undefined);
+  }
+}
+
+/** @param {'connecting' | 'live' | 'reconnecting'} status */
+function showStatus(status) {
+  el.live.textContent = status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
+  el.live.dataset.status = status;
+}
+
+function route() {
+  if (!sessionStorage.getItem(TOKEN_KEY)) return;
+  const hash = location.hash.replace(/^#/, '');
+  const questionId = hash.startsWith('question/') ? decodeURIComponent(hash.slice('question/'.length)) : undefined;
+  const view = questionId !== undefined ? 'detail' : hash === 'history' ? 'history' : 'inbox';
+  el.inbox.hidden = view !== 'inbox';
+  el.history.hidden = view !== 'history';
+  el.detail.hidden = view !== 'detail';
+  for (const link of el.nav.querySelectorAll('a')) {
+    if (link.getAttribute('href') === `#${view}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (view === 'history' && !historyLoaded) {
+    historyLoaded = true;
+    void history.refresh();
+  }
+  if (questionId !== undefined) {
+    replaceChildren(el.detail, h('p', { role: 'status' }, 'Loading…'));
+    api.get(questionId).then(
+      (record) => renderDetail(el.detail, record, skewMs),
+      (error) => replaceChildren(el.detail, h('p', { class: 'form-error', role: 'alert' }, error instanceof Error ? error.message : String(error)), h('a', { href: '#history' }, '← History')),
+    );
+  }
+}
+
+function start() {
+  el.signIn.hidden = true;
+  el.nav.hidden = false;
+  el.session.hidden = false;
+  el.who.textContent = `Signed in as ${localStorage.getItem(NAME_KEY) || 'operator'}`;
+  events = followEvents({
+    token: () => sessionStorage.getItem(TOKEN_KEY),
+    onStatus: showStatus,
+    onUnauthorized: () => signOut('The token was refused. Sign in again.'),
+    onEvent(event) {
+      const data = JSON.parse(event.data);
+      if (event.event === 'ready') {
+        skewMs = Date.parse(data.serverTime) - Date.now() || 0;
+        reloadInbox().catch(() => undefined);
+      } else if (event.event === 'created' || event.event === 'updated') {
+        apply(data.question, true);
+      }
+    },
+  });
+  route();
+}
+
+/** @param {string} [message] */
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  events?.close();
+  events = undefined;
+  inbox.clear();
+  el.inboxList.replaceChildren();
+  historyLoaded = false;
+  updateCount();
+  for (const section of [el.inbox, el.history, el.detail, el.nav, el.session]) section.hidden = true;
+  el.signIn.hidden = false;
+  el.signInError.textContent = message ?? '';
+  el.signInError.hidden = !message;
+  el.token.value = '';
+  el.token.focus();
+}
+
+el.signInForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const token = el.token.value.trim();
+  if (token === '') return;
+  sessionStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(NAME_KEY, el.name.value.trim());
+  try {
+    await api.list({ limit: '1' });
+  } catch (error) {
+    // A 401 has signed out (and said why) already.
+    if (sessionStorage.getItem(TOKEN_KEY)) signOut(`Could not reach the gateway: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  el.token.value = '';
+  start();
+});
+el.signOut.addEventListener('click', () => signOut());
+window.addEventListener('hashchange', route);
+
+el.name.value = localStorage.getItem(NAME_KEY) ?? '';
+if (sessionStorage.getItem(TOKEN_KEY)) start();
+else signOut();

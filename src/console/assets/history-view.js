@@ -1,0 +1,149 @@
+// @ts-check
+/** @module The history: questions filtered by upstream, tool, state, method and who answered, and the full record of one question. */
+
+import { h, formatTime, replaceChildren } from './dom.js';
+import { describeAnswerer, methodName } from './question-text.js';
+
+/**
+ * @typedef {import('./api.js').Api} Api
+ * @typedef {import('./api.js').Question} Question
+ * @typedef {import('./api.js').AuditEntry} AuditEntry
+ */
+
+const PAGE = 50;
+
+/**
+ * Wires the history's filter form and table.
+ * @param {{ api: Api, form: HTMLFormElement, results: HTMLElement, status: HTMLElement, more: HTMLButtonElement }} parts
+ */
+export function createHistory({ api, form, results, status, more }) {
+  /** @type {Question[]} */
+  let shown = [];
+
+  function filter() {
+    const data = new FormData(form);
+    /** @type {Record<string, string>} */
+    const filter = { limit: String(PAGE) };
+    for (const key of ['upstream', 'tool', 'state', 'answeredBy', 'method']) {
+      const value = String(data.get(key) ?? '').trim();
+      if (value !== '') filter[key] = value;
+    }
+    return filter;
+  }
+
+  /** @param {boolean} append */
+  async function load(append) {
+    const query = filter();
+    const last = shown[shown.length - 1];
+    if (append && last) query.before = last.createdAt;
+    status.textContent = 'Loading…';
+    try {
+      const page = await api.list(query);
+      shown = append ? [...shown, ...page] : page;
+      render();
+      status.textContent = `${shown.length} question${shown.length === 1 ? '' : 's'}`;
+      more.hidden = page.length < PAGE;
+    } catch (error) {
+      status.textContent = `Could not load: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  function render() {
+    replaceChildren(
+      results,
+      shown.length === 0
+        ? h('p', {}, 'No question matches.')
+        : h(
+            'table',
+            {},
+            h('caption', { class: 'visually-hidden' }, 'Questions, newest first'),
+            h('thead', {}, h('tr', {}, ['Asked', 'Question', 'Upstream', 'Tool', 'State', 'Answered by'].map((title) => h('th', { scope: 'col' }, title)))),
+            h(
+              'tbody',
+              {},
+              shown.map((q) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, new Date(q.createdAt).toLocaleString()),
+                  h('td', {}, h('a', { href: `#question/${encodeURIComponent(q.id)}` }, `${methodName(q.method)}: ${summaryOf(q)}`)),
+                  h('td', {}, q.upstream),
+                  h('td', {}, q.tool ?? ''),
+                  h('td', {}, h('span', { class: `state state-${q.state}` }, q.state)),
+                  h('td', {}, q.answeredBy ? describeAnswerer(q.answeredBy) : ''),
+                ),
+              ),
+            ),
+          ),
+    );
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void load(false);
+  });
+  more.addEventListener('click', () => void load(true));
+  return { refresh: () => load(false) };
+}
+
+/** @param {Question} q */
+function summaryOf(q) {
+  const message = q.params.message;
+  if (typeof message === 'string') return message.length > 80 ? `${message.slice(0, 79)}…` : message;
+  return q.id;
+}
+
+/** @param {unknown} value */
+const json = (value) => h('pre', { class: 'json' }, JSON.stringify(value, null, 2));
+
+/**
+ * The full record of a question: every fact, what was asked, what the host got, the answer, the audit trail.
+ * @param {HTMLElement} container
+ * @param {{ question: Question, audit: AuditEntry[] }} record
+ * @param {number} skewMs
+ */
+export function renderDetail(container, { question: q, audit }, skewMs) {
+  /** @type {[string, string | undefined][]} */
+  const facts = [
+    ['Id', q.id],
+    ['Method', q.method],
+    ['State', q.state],
+    ['Upstream', q.upstream],
+    ['Tool', q.tool],
+    ['Host session', q.hostSessionId],
+    ['Principal', q.principal],
+    ['Host revision', q.hostRevision],
+    ['Route', q.route],
+    ['Audience', q.audienceReason ? `${q.audience} (${q.audienceReason})` : q.audience],
+    ['Asked', formatTime(q.createdAt, skewMs)],
+    ['Deadline', formatTime(q.deadline, skewMs)],
+    ['Updated', formatTime(q.updatedAt, skewMs)],
+    ['Settled', q.settledAt ? formatTime(q.settledAt, skewMs) : undefined],
+    ['Answered by', q.answeredBy ? describeAnswerer(q.answeredBy) : undefined],
+  ];
+  replaceChildren(
+    container,
+    h('h2', { id: 'detail-title' }, `${methodName(q.method)} from ${q.upstream}`),
+    h('p', {}, h('a', { href: '#history' }, '← History')),
+    h('dl', { class: 'facts-list' }, facts.filter(([, value]) => value !== undefined && value !== '').flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, String(value))])),
+    h('h3', {}, 'Asked (params as the upstream sent them)'),
+    json(q.params),
+    h('h3', {}, 'Sent to the host (translated form)'),
+    q.hostParams ? json(q.hostParams) : h('p', {}, 'Not translated (or not sent to a host).'),
+    h('h3', {}, 'Answer'),
+    q.answer ? json(q.answer) : h('p', {}, 'No answer.'),
+    h('h3', {}, 'Audit trail'),
+    h(
+      'table',
+      { class: 'audit' },
+      h('thead', {}, h('tr', {}, ['When', 'Who', 'What', 'Detail'].map((title) => h('th', { scope: 'col' }, title)))),
+      h(
+        'tbody',
+        {},
+        audit.map((entry) =>
+          h('tr', {}, h('td', {}, new Date(entry.at).toLocaleString()), h('td', {}, entry.actor), h('td', {}, entry.action), h('td', {}, entry.detail ? JSON.stringify(entry.detail) : '')),
+        ),
+      ),
+    ),
+  );
+}

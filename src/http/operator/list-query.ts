@@ -1,0 +1,35 @@
+/** @module Parses the query of GET /api/questions (repeatable or comma-separated `state`, numeric `limit`) into the broker's filter. */
+
+import type { QuestionFilter } from '../../broker/question.js';
+import { listQuerySchema } from './api-schemas.js';
+import type { FieldProblem } from './zod-problem.js';
+import { firstProblem } from './zod-problem.js';
+
+export type ListQueryResult = { ok: true; filter: QuestionFilter } | { ok: false; problem: FieldProblem };
+
+/** Query parameters as the schema reads them: `state` a list, `limit` a number when it is digits, anything else one string. */
+function rawQuery(params: URLSearchParams): { ok: true; raw: Record<string, unknown> } | { ok: false; problem: FieldProblem } {
+  const raw: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    if (key === 'state') {
+      raw.state = values.flatMap((value) => value.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+      continue;
+    }
+    if (values.length > 1) return { ok: false, problem: { field: key, message: 'is given more than once' } };
+    const value = values[0] ?? '';
+    raw[key] = key === 'limit' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  }
+  return { ok: true, raw };
+}
+
+export function parseListQuery(params: URLSearchParams): ListQueryResult {
+  const raw = rawQuery(params);
+  if (!raw.ok) return raw;
+  const parsed = listQuerySchema.safeParse(raw.raw);
+  if (!parsed.success) return { ok: false, problem: firstProblem(parsed.error) };
+  const { state, ...rest } = parsed.data;
+  const filter: QuestionFilter = { ...rest };
+  if (state !== undefined) filter.state = state;
+  return { ok: true, filter };
+}

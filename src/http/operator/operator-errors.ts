@@ -1,0 +1,61 @@
+/** @module The operator API's error catalogue (code → HTTP status) and the JSON error body built from it; docs/operator-api.md lists the same codes. */
+
+/**
+ * Every error the operator API answers with. Codes are stable and never reused; `operator-routes.test.ts`
+ * checks that docs/operator-api.md lists exactly these, with these statuses.
+ */
+export const OPERATOR_ERRORS = {
+  /** The body is not JSON (or not UTF-8). */
+  INVALID_JSON: { status: 400, summary: 'The request body is not valid JSON.' },
+  /** JSON of the wrong shape: an unknown action, `content` that is not an object, an unexpected key. */
+  INVALID_BODY: { status: 400, summary: 'The request body does not have the documented shape; `field` names the offending key.' },
+  /** An unknown query parameter, or a value it cannot take. */
+  INVALID_QUERY: { status: 400, summary: 'A query parameter is unknown or has a value it cannot take; `field` names it.' },
+  /** The broker refused the answer: it breaks the limits or the schema the question was asked with. The question stays open. */
+  INVALID_ANSWER: { status: 400, summary: 'The answer breaks the limits or the schema of the question (`field` names the first offending one); the question stays open.' },
+  /** No bearer token, or the wrong one. */
+  UNAUTHORIZED: { status: 401, summary: 'The `Authorization: Bearer` token is missing or wrong.' },
+  /** No such question. */
+  QUESTION_NOT_FOUND: { status: 404, summary: 'No question has this id.' },
+  /** No such path under the operator API. */
+  NOT_FOUND: { status: 404, summary: 'No such path under /api/questions.' },
+  /** The path exists, the method does not (answered with `Allow`). */
+  METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; `Allow` lists the methods it has.' },
+  /** The question was settled already (by the host, another operator, expiry…); nothing changed. */
+  ALREADY_SETTLED: { status: 409, summary: 'The question was settled already (by its host, another operator, its deadline…); the record is unchanged and comes back in `question`.' },
+  /** The body is larger than the cap. */
+  BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than 1 MiB + 64 KiB.' },
+  /** `Content-Type` is not application/json. */
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'A request with a body must be sent as `Content-Type: application/json`.' },
+  /** A bug on our side (the message is generic; details go to the log). */
+  INTERNAL: { status: 500, summary: 'Something failed inside the gateway; the log has the details.' },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
+
+export interface OperatorErrorBody {
+  error: { code: OperatorErrorCode; message: string; field?: string };
+}
+
+/** Headers every operator API response carries: nothing is cached, nothing is sniffed. */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** A JSON response with the API headers. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...API_HEADERS, ...headers } });
+}
+
+/** The catalogue status and the `{ error: { code, message, field? } }` body; `extra` adds top-level keys (the record of a 409). */
+export function operatorError(
+  code: OperatorErrorCode,
+  message: string,
+  options: { field?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+): Response {
+  const error: OperatorErrorBody['error'] = { code, message };
+  if (options.field !== undefined) error.field = options.field;
+  return jsonResponse({ error, ...options.extra }, OPERATOR_ERRORS[code].status, options.headers);
+}

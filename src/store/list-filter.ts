@@ -1,0 +1,72 @@
+/** @module A list filter checked and put in one form, and the row test every store applies (newest first, then the limit). */
+
+import type { QuestionFilter, QuestionMethod, QuestionState } from '../broker/question.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { isAnswererKind, isQuestionMethod, isQuestionState } from './domain-values.js';
+import type { QuestionRow } from './question-row.js';
+import { QuestionStoreError } from './store-error.js';
+import { normalizeBound } from './timestamps.js';
+
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+
+export interface NormalizedFilter {
+  /** Undefined: any state; an empty list matches nothing. */
+  states?: QuestionState[];
+  upstream?: string;
+  tool?: string;
+  answeredBy?: 'host' | 'operator' | 'gateway';
+  method?: QuestionMethod;
+  /** Canonical timestamp; only rows created strictly before it. */
+  before?: string;
+  limit: number;
+}
+
+/**
+ * Checks a filter (`invalid-filter` for an unknown state, method or answerer kind, a limit that is not a positive
+ * integer, a `before` that is not an ISO time). A limit above 1000 is lowered to 1000; none means 100.
+ */
+export function normalizeFilter(filter: QuestionFilter = {}): NormalizedFilter {
+  const fail = (problem: string): never => {
+    throw new QuestionStoreError('invalid-filter', `question filter: ${problem}`);
+  };
+  if (!isObject(filter)) fail('must be an object');
+  const out: NormalizedFilter = { limit: DEFAULT_LIST_LIMIT };
+  if (filter.state !== undefined) {
+    const states: unknown[] = Array.isArray(filter.state) ? filter.state : [filter.state];
+    for (const state of states) if (!isQuestionState(state)) fail(`state ${JSON.stringify(state) ?? 'nothing'} is not a question state`);
+    out.states = [...new Set(states as QuestionState[])];
+  }
+  for (const key of ['upstream', 'tool'] as const) {
+    const value: unknown = filter[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') fail(`${key} must be a string`);
+    out[key] = value as string;
+  }
+  if (filter.answeredBy !== undefined) {
+    if (!isAnswererKind(filter.answeredBy)) fail(`answeredBy must be host, operator or gateway, got ${JSON.stringify(filter.answeredBy) ?? 'nothing'}`);
+    out.answeredBy = filter.answeredBy;
+  }
+  if (filter.method !== undefined) {
+    if (!isQuestionMethod(filter.method)) fail(`method ${JSON.stringify(filter.method) ?? 'nothing'} is not a question method`);
+    out.method = filter.method;
+  }
+  if (filter.before !== undefined) out.before = normalizeBound(filter.before);
+  if (filter.limit !== undefined) {
+    if (!Number.isSafeInteger(filter.limit) || filter.limit < 1) fail(`limit must be a positive integer, got ${String(filter.limit)}`);
+    out.limit = Math.min(filter.limit, MAX_LIST_LIMIT);
+  }
+  return out;
+}
+
+/** Whether a row passes every condition of the filter (the limit aside). */
+export function rowMatches(row: QuestionRow, filter: NormalizedFilter): boolean {
+  return (
+    (filter.states === undefined || (filter.states as readonly string[]).includes(row.state)) &&
+    (filter.upstream === undefined || row.upstream === filter.upstream) &&
+    (filter.tool === undefined || row.tool === filter.tool) &&
+    (filter.answeredBy === undefined || row.answered_by_kind === filter.answeredBy) &&
+    (filter.method === undefined || row.method === filter.method) &&
+    (filter.before === undefined || row.created_at < filter.before)
+  );
+}
