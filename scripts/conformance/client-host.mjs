@@ -4,7 +4,8 @@
  *
  * Usage (by the suite, which appends the server URL): node client-host.mjs [--host-revision R] <serverUrl>
  *
- * It writes a config with the server as the one upstream, starts `switchboard stdio`, and plays a plain host
+ * It writes a config with the server as the one upstream (with an OAuth `auth` block, so the auth scenarios find the
+ * gateway ready to authorize: see client-config.mjs), starts `switchboard stdio`, and plays a plain host
  * pinned to revision R (default 2025-11-25): initialize, tools/list, then a tools/call of every tool with
  * arguments made from its input schema. It answers what the gateway relays: an elicitation is accepted with
  * the defaults of the schema it received (a SEP-1034 host pre-fills them; a 2025-06-18 host sees only boolean

@@ -52,6 +52,16 @@ describe('expandConfigVariables', () => {
     });
   });
 
+  test('expands the strings of an auth block, except its type', () => {
+    const raw = {
+      upstreams: { b: { url: 'http://h/mcp', auth: { type: '${HOST}', clientId: 'id-${HOST}', clientSecret: '${TOKEN}', scope: 'a b', redirectUrl: 'http://${HOST}/cb' } } },
+    };
+    assert.deepEqual(expandConfigVariables(raw, ENV), []);
+    assert.deepEqual(raw.upstreams.b.auth, { type: '${HOST}', clientId: 'id-example.test', clientSecret: 's3cret', scope: 'a b', redirectUrl: 'http://example.test/cb' });
+    const missing = { upstreams: { b: { url: 'http://h/mcp', auth: { type: 'oauth', clientSecret: '${NOPE}' } } } };
+    assert.deepEqual(expandConfigVariables(missing, ENV), [{ path: ['upstreams', 'b', 'auth', 'clientSecret'], message: 'uses environment variable NOPE, which is not set' }]);
+  });
+
   test('reports every failure with its path and leaves the value as it was', () => {
     const raw = { upstreams: { a: { args: ['${X}'], env: { K: '${Y}' } }, b: { url: '${Z}' } } };
     assert.deepEqual(expandConfigVariables(raw, ENV), [

@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -34,7 +34,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
- * `upstreams.*.args`, and the string values of `upstreams.*.env` and `upstreams.*.headers`.
+ * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
+ * (except `type`).
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -59,6 +60,8 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
       const map = upstream[mapKey];
       if (isPlainObject(map)) for (const key of Object.keys(map)) expandAt(map, key, [...base, mapKey]);
     }
+    const auth = upstream['auth'];
+    if (isPlainObject(auth)) for (const key of Object.keys(auth)) if (key !== 'type') expandAt(auth, key, [...base, 'auth']);
   }
   return problems;
 }

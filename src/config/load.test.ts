@@ -103,6 +103,36 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
     message: 'bad.yaml:4: upstreams.remote.cwd: only applies to stdio upstreams (with command)',
   },
   {
+    name: 'auth on a stdio upstream',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    auth: { type: oauth }'),
+    message: 'bad.yaml:4: upstreams.desk.auth: only applies to HTTP upstreams (with url)',
+  },
+  {
+    name: 'auth on a legacy HTTP+SSE upstream',
+    text: yaml('upstreams:', '  old:', '    url: http://127.0.0.1:4001/sse', '    transport: sse', '    auth: { type: oauth }'),
+    message: 'bad.yaml:5: upstreams.old.auth: only applies to streamable-http upstreams (legacy HTTP+SSE servers predate MCP authorization)',
+  },
+  {
+    name: 'auth of an unknown type',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    auth:', '      type: basic'),
+    message: 'bad.yaml:5: upstreams.remote.auth.type: must be one of oauth (got "basic")',
+  },
+  {
+    name: 'auth without a type',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    auth:', '      clientId: abc'),
+    message: 'bad.yaml:4: upstreams.remote.auth.type: must be one of oauth (got an empty value)',
+  },
+  {
+    name: 'client secret without a client id',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    auth:', '      type: oauth', '      clientSecret: s'),
+    message: 'bad.yaml:6: upstreams.remote.auth.clientSecret: needs clientId (a secret belongs to a pre-registered client)',
+  },
+  {
+    name: 'client metadata URL that is not https',
+    text: yaml('upstreams:', '  remote:', '    url: http://127.0.0.1:4000/mcp', '    auth:', '      type: oauth', '      clientMetadataUrl: http://example.test/client.json'),
+    message: 'bad.yaml:6: upstreams.remote.auth.clientMetadataUrl: must be an https:// URL with a path (got "http://example.test/client.json")',
+  },
+  {
     name: 'bad duration string',
     text: yaml('upstreams:', '  desk:', '    command: node', '    timeout: 5 minutes'),
     message: 'bad.yaml:4: upstreams.desk.timeout: must be a duration like 500ms, 30s, 5m or 1h (got "5 minutes")',

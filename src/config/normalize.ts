@@ -2,7 +2,7 @@
 
 import { dirname, resolve } from 'node:path';
 import type { ParsedConfigFile } from './schema.js';
-import type { NormalizedConfig, ToolFilter, UpstreamSpec } from './types.js';
+import type { NormalizedConfig, OAuthSettings, ToolFilter, UpstreamSpec } from './types.js';
 
 type ParsedUpstream = ParsedConfigFile['upstreams'][string];
 
@@ -18,6 +18,17 @@ function normalizeTools(tools: ParsedUpstream['tools']): ToolFilter {
     ...(tools.allow === undefined ? {} : { allow: [...tools.allow] }),
     deny: [...tools.deny],
     rename: { ...tools.rename },
+  };
+}
+
+function normalizeAuth(auth: NonNullable<ParsedUpstream['auth']>): OAuthSettings {
+  return {
+    type: auth.type,
+    ...(auth.clientId === undefined ? {} : { clientId: auth.clientId }),
+    ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
+    ...(auth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: auth.clientMetadataUrl }),
+    ...(auth.scope === undefined ? {} : { scope: auth.scope }),
+    redirectUrl: auth.redirectUrl,
   };
 }
 
@@ -44,7 +55,7 @@ function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: st
   const headers = { ...upstream.headers };
   return upstream.transport === 'sse'
     ? { kind: 'sse', ...common, url, headers }
-    : { kind: 'streamable-http', ...common, url, headers };
+    : { kind: 'streamable-http', ...common, url, headers, ...(upstream.auth === undefined ? {} : { auth: normalizeAuth(upstream.auth) }) };
 }
 
 export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeContext): NormalizedConfig {

@@ -90,19 +90,19 @@ const listenSchema = z
   })
   .meta({ description: 'Where the gateway listens for hosts: HOST:PORT, [IPv6]:PORT or :PORT (127.0.0.1). Port 0 picks a free port.' });
 
+/** An http(s) URL; with `https`, only an https URL with a path other than `/` (what a Client ID Metadata Document URL must be). */
+function isUrl(text: string, https: boolean): boolean {
+  try {
+    const { protocol, pathname } = new URL(text);
+    return https ? protocol === 'https:' && pathname !== '/' : protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const httpUrlSchema = z
   .string()
-  .refine(
-    (text) => {
-      try {
-        const { protocol } = new URL(text);
-        return protocol === 'http:' || protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: (issue) => `must be an http:// or https:// URL (got ${describeValue(issue.input)})` },
-  )
+  .refine((text) => isUrl(text, false), { error: (issue) => `must be an http:// or https:// URL (got ${describeValue(issue.input)})` })
   .meta({ description: 'The MCP endpoint of an HTTP upstream (http or https). ${VAR} is expanded.' });
 
 const toolsSchema = z
@@ -145,15 +145,41 @@ const toolsSchema = z
   })
   .meta({ description: 'Which tools of this upstream are exposed, and under which names.' });
 
+/** Where the authorization server sends the code back; nothing listens there yet (docs/design/004-upstream-oauth.md). */
+const DEFAULT_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
+
+const authSchema = z
+  .strictObject({
+    type: z.enum(['oauth']).meta({ description: 'oauth: OAuth 2.1 as the MCP authorization spec describes (the only kind so far).' }),
+    clientId: z.string().min(1).optional().meta({ description: 'A client id registered with the authorization server beforehand (else: client metadata URL or dynamic registration). ${VAR} is expanded.' }),
+    clientSecret: z.string().min(1).optional().meta({ description: 'The secret of clientId, for a confidential client. ${VAR} is expanded.' }),
+    clientMetadataUrl: z
+      .string()
+      .refine((text) => isUrl(text, true), { error: (issue) => `must be an https:// URL with a path (got ${describeValue(issue.input)})` })
+      .optional()
+      .meta({ description: 'URL of a Client ID Metadata Document, used as client id when the authorization server supports it. ${VAR} is expanded.' }),
+    scope: z.string().min(1).optional().meta({ description: 'Scopes to ask for when the upstream\'s challenge names none (space-separated). ${VAR} is expanded.' }),
+    redirectUrl: z
+      .string()
+      .refine((text) => isUrl(text, false), { error: (issue) => `must be an http:// or https:// URL (got ${describeValue(issue.input)})` })
+      .default(DEFAULT_REDIRECT_URL)
+      .meta({ description: 'The redirect URI registered with the authorization server; the code is taken from the redirect to it. ${VAR} is expanded.' }),
+  })
+  .superRefine((auth, ctx) => {
+    if (auth.clientSecret !== undefined && auth.clientId === undefined) custom(ctx, 'needs clientId (a secret belongs to a pre-registered client)', ['clientSecret']);
+  })
+  .meta({ description: 'How the gateway authorizes with this upstream (streamable-http only). Without it, an upstream asking for authorization fails to connect.' });
+
 const STDIO_ONLY = ['args', 'env', 'cwd'] as const;
 
 /** Extra JSON Schema rules for editors; the same rules are enforced by the refinement below. */
 const upstreamJsonRules = {
   oneOf: [{ required: ['command'] }, { required: ['url'] }],
-  dependentRequired: { args: ['command'], env: ['command'], cwd: ['command'], headers: ['url'] },
+  dependentRequired: { args: ['command'], env: ['command'], cwd: ['command'], headers: ['url'], auth: ['url'] },
   allOf: [
     { if: { required: ['transport'], properties: { transport: { const: 'stdio' } } }, then: { required: ['command'] } },
     { if: { required: ['transport'], properties: { transport: { enum: ['streamable-http', 'sse'] } } }, then: { required: ['url'] } },
+    { if: { required: ['transport'], properties: { transport: { const: 'sse' } } }, then: { not: { required: ['auth'] } } },
   ],
 };
 
@@ -178,6 +204,7 @@ export const upstreamSchema = z
       )
       .optional()
       .meta({ description: 'Extra HTTP headers sent to the upstream (HTTP only). ${VAR} is expanded.' }),
+    auth: authSchema.optional(),
     sharing: z
       .enum(['per-session', 'shared'])
       .default(DEFAULTS.sharing)
@@ -204,6 +231,8 @@ export const upstreamSchema = z
       for (const key of STDIO_ONLY) if (upstream[key] !== undefined) custom(ctx, 'only applies to stdio upstreams (with command)', [key]);
     }
     if (command !== undefined && upstream.headers !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['headers']);
+    if (upstream.auth !== undefined && command !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['auth']);
+    else if (upstream.auth !== undefined && transport === 'sse') custom(ctx, 'only applies to streamable-http upstreams (legacy HTTP+SSE servers predate MCP authorization)', ['auth']);
   })
   .meta({ description: 'One upstream MCP server: stdio (command) or HTTP (url).', ...upstreamJsonRules });
 

@@ -32,10 +32,26 @@ export interface StdioUpstreamSpec extends UpstreamCommon {
   cwd?: string;
 }
 
+/** OAuth 2.1 with the upstream's authorization server (MCP authorization spec); see docs/design/004-upstream-oauth.md. */
+export interface OAuthSettings {
+  type: 'oauth';
+  /** Pre-registered client; without it the client metadata URL or dynamic registration is used. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Client ID Metadata Document URL, used as the client id when the authorization server supports it. */
+  clientMetadataUrl?: string;
+  /** Asked for when the upstream's challenge names no scope (before the resource's `scopes_supported`). */
+  scope?: string;
+  /** The redirect URI sent to (and registered with) the authorization server. */
+  redirectUrl: string;
+}
+
 export interface StreamableHttpUpstreamSpec extends UpstreamCommon {
   kind: 'streamable-http';
   url: string;
   headers: Record<string, string>;
+  /** Absent: an upstream that asks for authorization fails to connect (no OAuth without being told to). */
+  auth?: OAuthSettings;
 }
 
 export interface SseUpstreamSpec extends UpstreamCommon {

@@ -22,6 +22,8 @@ export const GatewayErrorCode = {
   GW_ERR_HOST_UNREACHABLE: 'GW_ERR_HOST_UNREACHABLE',
   GW_ERR_REQUEST_CANCELLED: 'GW_ERR_REQUEST_CANCELLED',
   GW_ERR_SESSION_CLOSED: 'GW_ERR_SESSION_CLOSED',
+  GW_ERR_UPSTREAM_AUTH_REQUIRED: 'GW_ERR_UPSTREAM_AUTH_REQUIRED',
+  GW_ERR_UPSTREAM_AUTH_FAILED: 'GW_ERR_UPSTREAM_AUTH_FAILED',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -44,6 +46,8 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_HOST_UNREACHABLE: RpcCode.InternalError,
   GW_ERR_REQUEST_CANCELLED: RpcCode.RequestCancelled,
   GW_ERR_SESSION_CLOSED: RpcCode.InternalError,
+  GW_ERR_UPSTREAM_AUTH_REQUIRED: RpcCode.UpstreamUnavailable,
+  GW_ERR_UPSTREAM_AUTH_FAILED: RpcCode.UpstreamUnavailable,
 };
 
 /** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */

@@ -1,9 +1,11 @@
-/** @module Opens the transport for an upstream spec: our Streamable HTTP client, SDK-backed stdio and legacy SSE. */
+/** @module Opens the transport for an upstream spec: our Streamable HTTP client (with its OAuth authorizer), SDK-backed stdio and legacy SSE. */
 
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import type { UpstreamSpec } from '../config/types.js';
+import type { AuthLogger } from './oauth/oauth-authorizer.js';
+import { upstreamAuthorizer } from './oauth/upstream-authorizer.js';
 import { perRequestSignalFetch } from './sdk/per-request-fetch.js';
 import { SdkTransportAdapter } from './sdk/sdk-adapter.js';
 import { StreamableHttpClientTransport } from './streamable-http/client-transport.js';
@@ -12,6 +14,8 @@ import type { Transport } from './transport.js';
 export interface OpenOptions {
   /** Where a stdio upstream's stderr goes: inherited (default) or dropped. */
   stderr?: 'inherit' | 'ignore';
+  /** Where an HTTP upstream's OAuth authorizer logs what it does. */
+  logger?: AuthLogger;
 }
 
 export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions = {}): Transport {
@@ -27,8 +31,10 @@ export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions =
         }),
         `upstream '${spec.name}' (${spec.command})`,
       );
-    case 'streamable-http':
-      return new StreamableHttpClientTransport(new URL(spec.url), { headers: spec.headers, label: `upstream '${spec.name}' (${spec.url})` });
+    case 'streamable-http': {
+      const label = `upstream '${spec.name}' (${spec.url})`;
+      return new StreamableHttpClientTransport(new URL(spec.url), { headers: spec.headers, label, authorizer: upstreamAuthorizer(spec, label, options.logger) });
+    }
     case 'sse':
       return new SdkTransportAdapter(
         new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),

@@ -33,7 +33,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const address = listen ?? config.listen;
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
-  const gateway = createGateway(config, { logger, openTransport: openUpstreamTransport });
+  const gateway = createGateway(config, { logger, openTransport: (spec) => openUpstreamTransport(spec, { logger }) });
   const handler = createMcpHttpHandler(gateway, { ...config.http, logger });
   let server;
   try {

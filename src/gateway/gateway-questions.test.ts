@@ -1,0 +1,194 @@
+/** @module Tests of questions through the broker: operator answers, `both`, consent, expiry, multi-select, sampling, and the record kept. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { QuestionBroker } from '../broker/broker.js';
+import type { QuestionRecord } from '../broker/question.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { createGateway } from './gateway.js';
+import { silentLogger } from './logger.js';
+import type { QuestionPolicyConfig } from './question-policy.js';
+import { QuestionPolicy } from './question-policy.js';
+import type { FakeUpstream, ToolHandler } from './testing/fake-upstream.js';
+import { fakeUpstreamFactory } from './testing/fake-upstream.js';
+import { config, connectHost, spec } from './testing/gateway-doubles.js';
+
+const TICKET = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
+
+/** A tool that elicits with `params` and returns what it was answered. */
+function elicits(params: JsonObject): ToolHandler {
+  return async (_call, server) => {
+    const answer = await server.ask('elicitation/create', params);
+    return { content: [{ type: 'text', text: JSON.stringify('result' in answer ? answer.result : answer) }] };
+  };
+}
+
+function setup(tools: Record<string, ToolHandler>, policy?: QuestionPolicyConfig) {
+  const up = fakeUpstreamFactory(tools);
+  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const gateway = createGateway(config([spec('desk')]), {
+    logger: silentLogger,
+    openTransport: () => up.open(),
+    questions: { broker, policy: new QuestionPolicy(policy ?? { defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+  });
+  return { up, broker, gateway };
+}
+
+async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
+  for (let i = 0; i < 200; i += 1) {
+    const [open] = await broker.list({ state: ['pending', 'delivered'] });
+    if (open && open.state === 'delivered') return open;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('no open question appeared');
+}
+
+function textOf(response: unknown): string {
+  const result = (response as { result?: { content?: { text?: string }[] } }).result;
+  return result?.content?.[0]?.text ?? JSON.stringify(response);
+}
+
+test('a host without elicitation: the upstream is offered it anyway, the operator answers, the call completes', async () => {
+  const { up, broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) });
+  const host = await connectHost(gateway, {}, '2025-06-18');
+  const call = host.request('tools/call', { name: 'restart', arguments: {} });
+  const question = await openQuestion(broker);
+  assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {}, sampling: {} });
+  assert.equal(question.audience, 'operator');
+  assert.equal(question.origin.tool, 'restart');
+  assert.equal(question.origin.hostSessionId, host.session.id);
+  assert.match(question.audienceReason ?? '', /did not declare the elicitation capability/);
+
+  const refused = await broker.answer(question.id, { action: 'accept', content: { confirm: 'yes' } }, 'alice');
+  assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid', 'checked against the upstream schema');
+  const answered = await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }, 'alice');
+  assert.ok(answered.ok);
+  assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }));
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'elicitation/create'), false, 'the host was never asked');
+  await gateway.close();
+});
+
+test('both: the operator answers first, the host request is cancelled, the upstream gets exactly one answer', async () => {
+  const { up, broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+  const call = host.request('tools/call', { name: 'restart', arguments: {} }, 'call-1');
+  const asked = await host.question('elicitation/create');
+  const hostId = (asked.message as JsonRpcRequest).id;
+  assert.equal(asked.related, 'call-1');
+  const question = await openQuestion(broker);
+  assert.equal(question.audience, 'both');
+  assert.ok((await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'OP-1' } }, 'alice')).ok);
+  const cancelled = await host.waitFor((s) => 'method' in s.message && s.message.method === 'notifications/cancelled');
+  assert.deepEqual((cancelled.message as { params: JsonObject }).params, { requestId: hostId, reason: 'settled by an operator' });
+  assert.equal(cancelled.related, 'call-1');
+  assert.match(textOf(await call), /OP-1/);
+  // A late host answer goes nowhere: the upstream was answered once.
+  host.session.receive({ jsonrpc: '2.0', id: hostId, result: { action: 'accept', content: { confirm: true, ticket: 'HOST-1' } } });
+  await new Promise((r) => setTimeout(r, 20));
+  const answers = (up.servers.at(-1) as FakeUpstream).received.filter((m) => !('method' in m) && m.id === 'up-1');
+  assert.equal(answers.length, 1);
+  const record = await broker.get(question.id);
+  assert.deepEqual(record?.question.answeredBy, { kind: 'operator', name: 'alice' });
+  await gateway.close();
+});
+
+test('both: the host answers first and the operator is told it is settled (409)', async () => {
+  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+  const call = host.request('tools/call', { name: 'restart', arguments: {} });
+  const asked = await host.question('elicitation/create');
+  const question = await openQuestion(broker);
+  host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { confirm: true, ticket: 'HOST-1' } } });
+  assert.match(textOf(await call), /HOST-1/);
+  const late = await broker.answer(question.id, { action: 'decline' }, 'alice');
+  assert.equal(late.ok ? 'ok' : late.kind, 'settled');
+  assert.deepEqual((await broker.get(question.id))?.question.answeredBy, { kind: 'host', sessionId: host.session.id });
+  await gateway.close();
+});
+
+test('a multi-select a 2025-06-18 host cannot take goes to the operator and reaches the upstream as a string array', async () => {
+  const regions = { type: 'object', properties: { regions: { type: 'array', items: { type: 'string', enum: ['eu', 'us', 'ap'] } } }, required: ['regions'] };
+  const { broker, gateway } = setup({ deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }) });
+  const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
+  const call = host.request('tools/call', { name: 'deploy', arguments: {} });
+  const question = await openQuestion(broker);
+  assert.equal(question.audience, 'operator');
+  assert.ok((await broker.answer(question.id, { action: 'accept', content: { regions: ['eu', 'ap'] } }, 'alice')).ok);
+  assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { regions: ['eu', 'ap'] } }));
+  await gateway.close();
+});
+
+test('a lone approval goes to a person even though the host could answer; route host keeps it with the host', async () => {
+  const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
+  const first = setup({ approve });
+  const host = await connectHost(first.gateway, { elicitation: { form: {} } });
+  const call = host.request('tools/call', { name: 'approve', arguments: {} });
+  const question = await openQuestion(first.broker);
+  assert.equal(question.audience, 'operator');
+  assert.ok((await first.broker.answer(question.id, { action: 'decline' }, 'alice')).ok);
+  assert.equal(textOf(await call), JSON.stringify({ action: 'decline' }));
+  await first.gateway.close();
+
+  const second = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, upstreams: { desk: { tools: { approve: { route: 'host' } } } } });
+  const host2 = await connectHost(second.gateway, { elicitation: { form: {} } });
+  void host2.request('tools/call', { name: 'approve', arguments: {} }).catch(() => undefined);
+  const asked = await host2.question('elicitation/create');
+  host2.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { approve: true } } });
+  await second.gateway.close();
+});
+
+test('expiry answers cancel; route host with an incapable host cancels at once, and both are on record', async () => {
+  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 30 } });
+  const host = await connectHost(gateway, {});
+  assert.equal(textOf(await host.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
+  const [expired] = await broker.list({ state: 'expired' });
+  assert.ok(expired, 'the expired question is on record');
+  await gateway.close();
+
+  const hostOnly = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'host', timeoutMs: 60_000 } });
+  const plain = await connectHost(hostOnly.gateway, {}, '2025-06-18');
+  assert.equal(textOf(await plain.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
+  assert.deepEqual((hostOnly.up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, {}, 'route host: nothing declared the host did not');
+  const [cancelled] = await hostOnly.broker.list({ state: 'cancelled' });
+  assert.equal(cancelled?.audience, 'none');
+  await hostOnly.gateway.close();
+});
+
+test('sampling for a host without it: an operator reply becomes the result; a decline becomes an error', async () => {
+  const sample: ToolHandler = async (_call, server) => {
+    const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  };
+  const { broker, gateway } = setup({ sample });
+  const host = await connectHost(gateway, {});
+  const call = host.request('tools/call', { name: 'sample', arguments: {} });
+  const question = await openQuestion(broker);
+  const bad = await broker.answer(question.id, { action: 'accept', result: { role: 'user', content: { type: 'text', text: 'x' }, model: 'op' } }, 'alice');
+  assert.equal(bad.ok ? 'ok' : bad.kind, 'invalid');
+  const reply = { role: 'assistant', content: { type: 'text', text: 'All quiet.' }, model: 'operator', stopReason: 'endTurn' };
+  assert.ok((await broker.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
+  assert.deepEqual(JSON.parse(textOf(await call)).result, reply);
+
+  const again = host.request('tools/call', { name: 'sample', arguments: {} });
+  const second = await openQuestion(broker);
+  assert.ok((await broker.answer(second.id, { action: 'decline' }, 'alice')).ok);
+  const error = JSON.parse(textOf(await again)).error;
+  assert.equal(error.code, -1);
+  assert.match(error.message, /declined by an operator/);
+  await gateway.close();
+});
+
+test('a host that closes abandons its open questions on record, and the upstream is told', async () => {
+  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 60_000 } });
+  const host = await connectHost(gateway, {});
+  void host.request('tools/call', { name: 'restart', arguments: {} }).catch(() => undefined);
+  const question = await openQuestion(broker);
+  await host.session.close();
+  for (let i = 0; i < 100 && (await broker.get(question.id))?.question.state !== 'abandoned'; i += 1) await new Promise((r) => setTimeout(r, 5));
+  assert.equal((await broker.get(question.id))?.question.state, 'abandoned');
+  const late = await broker.answer(question.id, { action: 'decline' }, 'alice');
+  assert.equal(late.ok ? 'ok' : late.kind, 'settled');
+  await gateway.close();
+});
