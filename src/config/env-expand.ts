@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -35,7 +35,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
  * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
- * (except `type`).
+ * (except `type`), and `console.token`.
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -49,7 +49,10 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
       problems.push({ path: [...path, key], message: (error as Error).message });
     }
   };
-  if (!isPlainObject(raw) || !isPlainObject(raw['upstreams'])) return problems;
+  if (!isPlainObject(raw)) return problems;
+  const consoleSettings = raw['console'];
+  if (isPlainObject(consoleSettings)) expandAt(consoleSettings, 'token', ['console']);
+  if (!isPlainObject(raw['upstreams'])) return problems;
   for (const [name, upstream] of Object.entries(raw['upstreams'])) {
     if (!isPlainObject(upstream)) continue;
     const base = ['upstreams', name];

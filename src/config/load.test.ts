@@ -30,7 +30,7 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
   {
     name: 'unknown top-level key without a close match',
     text: yaml('upstreams:', '  desk: { command: node }', 'frobnicate: true'),
-    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry)',
+    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry, questions, console, store)',
   },
   {
     name: 'missing upstreams',
@@ -363,7 +363,32 @@ describe('parseConfigText', () => {
       http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 4 * 1024 * 1024, sessionIdleTimeoutMs: 30 * 60_000 },
       pageSize: 100,
       retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
+      questions: { route: 'host-then-operator', timeoutMs: 300_000 },
+      console: { enabled: true },
+      store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
     });
+  });
+
+  test('question routing per upstream and per tool, the console token from ${VAR}, a memory store', () => {
+    const config = parseConfigText(
+      yaml(
+        'questions: { route: both, timeout: 2m }',
+        'console: { token: "${OPERATOR_TOKEN}" }',
+        'store: { type: memory }',
+        'upstreams:',
+        '  desk:',
+        '    command: node',
+        '    questions: { route: host, tools: { restart_service: { route: operator, timeout: 30s } } }',
+      ),
+      '/cfg/sb.yaml',
+      { env: { OPERATOR_TOKEN: 'a-long-operator-token' } },
+    );
+    assert.deepEqual(config.questions, { route: 'both', timeoutMs: 120_000 });
+    assert.deepEqual(config.console, { enabled: true, token: 'a-long-operator-token' });
+    assert.deepEqual(config.store, { kind: 'memory' });
+    assert.deepEqual(config.upstreams[0]?.questions, { route: 'host', tools: { restart_service: { route: 'operator', timeoutMs: 30_000 } } });
+    assert.throws(() => parseConfigText(yaml('console: { token: short }', 'upstreams:', '  d: { command: node }'), '/cfg/sb.yaml', { env: {} }), /console\.token: must be at least 16/);
+    assert.throws(() => parseConfigText(yaml('questions: { route: maybe }', 'upstreams:', '  d: { command: node }'), '/cfg/sb.yaml', { env: {} }), /questions\.route/);
   });
 
   test('parsed configs do not share default lists', () => {

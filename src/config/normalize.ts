@@ -2,7 +2,7 @@
 
 import { dirname, resolve } from 'node:path';
 import type { ParsedConfigFile } from './schema.js';
-import type { NormalizedConfig, OAuthSettings, ToolFilter, UpstreamSpec } from './types.js';
+import type { NormalizedConfig, OAuthSettings, QuestionOverride, ToolFilter, UpstreamSpec } from './types.js';
 
 type ParsedUpstream = ParsedConfigFile['upstreams'][string];
 
@@ -32,6 +32,18 @@ function normalizeAuth(auth: NonNullable<ParsedUpstream['auth']>): OAuthSettings
   };
 }
 
+function normalizeOverride(override: { route?: QuestionOverride['route']; timeout?: number }): QuestionOverride {
+  return {
+    ...(override.route === undefined ? {} : { route: override.route }),
+    ...(override.timeout === undefined ? {} : { timeoutMs: override.timeout }),
+  };
+}
+
+function normalizeQuestions(questions: NonNullable<ParsedUpstream['questions']>): NonNullable<UpstreamSpec['questions']> {
+  const tools = questions.tools === undefined ? undefined : Object.fromEntries(Object.entries(questions.tools).map(([tool, o]) => [tool, normalizeOverride(o)]));
+  return { ...normalizeOverride(questions), ...(tools === undefined ? {} : { tools }) };
+}
+
 function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: string): UpstreamSpec {
   const common = {
     name,
@@ -39,6 +51,7 @@ function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: st
     tools: normalizeTools(upstream.tools),
     requestTimeoutMs: upstream.timeout,
     connectTimeoutMs: upstream.connectTimeout,
+    ...(upstream.questions === undefined ? {} : { questions: normalizeQuestions(upstream.questions) }),
   };
   if (upstream.command !== undefined) {
     return {
@@ -75,5 +88,8 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     },
     pageSize: parsed.pageSize,
     retry: { initialDelayMs: parsed.retry.initialDelay, maxDelayMs: parsed.retry.maxDelay },
+    questions: { route: parsed.questions.route, timeoutMs: parsed.questions.timeout },
+    console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
+    store: parsed.store.type === 'memory' ? { kind: 'memory' } : { kind: 'sqlite', path: resolve(configDir, parsed.store.path) },
   };
 }

@@ -26,7 +26,14 @@ export const DEFAULTS = {
   pageSize: 100,
   initialDelay: '1s',
   maxDelay: '60s',
+  route: 'host-then-operator',
+  questionTimeout: '5m',
+  store: 'sqlite',
+  storePath: 'data/switchboard.db',
 } as const;
+
+/** The operator token must be long enough not to be guessed (it guards the console, REST API and /metrics). */
+export const MIN_TOKEN_LENGTH = 16;
 
 type Ctx = z.core.$RefinementCtx;
 
@@ -145,6 +152,32 @@ const toolsSchema = z
   })
   .meta({ description: 'Which tools of this upstream are exposed, and under which names.' });
 
+const routeSchema = z
+  .enum(['host', 'host-then-operator', 'operator', 'both'])
+  .meta({
+    description:
+      'Who answers questions (elicitation, sampling, roots): host (the host only; cancel if it cannot), host-then-operator (the host when it can receive the question, else an operator), operator (always a person), both (first answer wins).',
+  });
+
+/** Per-upstream and per-tool question settings: each field falls back to the level above. */
+const questionOverrideSchema = z
+  .strictObject({
+    route: routeSchema.optional(),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).optional(),
+  })
+  .meta({ description: 'Question routing for one tool of this upstream (falls back to the upstream, then the gateway).' });
+
+const upstreamQuestionsSchema = z
+  .strictObject({
+    route: routeSchema.optional(),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).optional(),
+    tools: z
+      .record(z.string().min(1), questionOverrideSchema)
+      .optional()
+      .meta({ description: 'Per tool (by the upstream\'s own tool name): route and timeout for questions asked during its calls.' }),
+  })
+  .meta({ description: 'Question routing for this upstream (falls back to the gateway-wide questions settings).' });
+
 /** Where the authorization server sends the code back; nothing listens there yet (docs/design/004-upstream-oauth.md). */
 const DEFAULT_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
@@ -212,6 +245,7 @@ export const upstreamSchema = z
     tools: toolsSchema.prefault({}),
     timeout: duration('How long a forwarded request may wait for the upstream.', 1).prefault(DEFAULTS.timeout),
     connectTimeout: duration('How long connecting and initializing may take.', 1).prefault(DEFAULTS.connectTimeout),
+    questions: upstreamQuestionsSchema.optional(),
   })
   .superRefine((upstream, ctx) => {
     const { command, url, transport } = upstream;
@@ -287,6 +321,42 @@ const retrySchema = z
   })
   .meta({ description: 'Backoff for upstreams that failed to start.' });
 
+const questionsSchema = z
+  .strictObject({
+    route: routeSchema.default(DEFAULTS.route),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).prefault(DEFAULTS.questionTimeout),
+  })
+  .meta({ description: 'What happens to the questions upstreams ask back: who answers, and how long they wait.' });
+
+const consoleSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).meta({ description: 'Serve the operator console, REST API and /metrics with `serve`.' }),
+    token: z
+      .string()
+      .min(MIN_TOKEN_LENGTH, { error: `must be at least ${MIN_TOKEN_LENGTH} characters` })
+      .refine((value) => !/\s/.test(value), { error: 'must not contain whitespace' })
+      .optional()
+      .meta({
+        description:
+          'The operator token (Bearer) for the console, REST API and /metrics. ${VAR} is expanded; SWITCHBOARD_CONSOLE_TOKEN is used when unset. Required when listening on a non-loopback address; on loopback one is generated and printed.',
+      }),
+  })
+  .meta({ description: 'The operator surfaces: web console at /console, REST API at /api, /metrics.' });
+
+const storeSchema = z
+  .strictObject({
+    type: z
+      .enum(['sqlite', 'memory'])
+      .default(DEFAULTS.store)
+      .meta({ description: 'sqlite: durable questions and audit in one file (default); memory: nothing survives a restart.' }),
+    path: z
+      .string()
+      .min(1)
+      .default(DEFAULTS.storePath)
+      .meta({ description: 'The SQLite file (sqlite only), relative to the config file; its folder is created on first start.' }),
+  })
+  .meta({ description: 'Where questions and their audit trail are kept.' });
+
 export const configSchema = z
   .strictObject({
     listen: listenSchema.prefault(DEFAULTS.listen),
@@ -295,6 +365,9 @@ export const configSchema = z
     http: httpSchema.prefault({}),
     pageSize: z.int().min(1).default(DEFAULTS.pageSize).meta({ description: 'Page size of list results the gateway paginates itself.' }),
     retry: retrySchema.prefault({}),
+    questions: questionsSchema.prefault({}),
+    console: consoleSchema.prefault({}),
+    store: storeSchema.prefault({}),
   })
   .meta({
     title: 'Switchboard configuration',

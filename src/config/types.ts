@@ -12,6 +12,14 @@ export interface ToolFilter {
   rename: Record<string, string>;
 }
 
+/** Who answers the questions upstreams ask back (see the question broker). */
+export type QuestionRoute = 'host' | 'host-then-operator' | 'operator' | 'both';
+
+export interface QuestionOverride {
+  route?: QuestionRoute;
+  timeoutMs?: number;
+}
+
 interface UpstreamCommon {
   /** The key under `upstreams:` in the config. */
   name: string;
@@ -21,6 +29,8 @@ interface UpstreamCommon {
   requestTimeoutMs: number;
   /** Milliseconds allowed for connect + initialize. */
   connectTimeoutMs: number;
+  /** Question routing for this upstream and, by the upstream's own tool name, its tools. */
+  questions?: QuestionOverride & { tools?: Record<string, QuestionOverride> };
 }
 
 export interface StdioUpstreamSpec extends UpstreamCommon {
@@ -90,4 +100,10 @@ export interface NormalizedConfig {
   pageSize: number;
   /** Backoff for an upstream that failed to start: first delay and cap, in milliseconds. */
   retry: { initialDelayMs: number; maxDelayMs: number };
+  /** Gateway-wide question routing (upstreams and tools may override it). */
+  questions: { route: QuestionRoute; timeoutMs: number };
+  /** Operator surfaces (console, REST API, /metrics); the token may also come from SWITCHBOARD_CONSOLE_TOKEN. */
+  console: { enabled: boolean; token?: string };
+  /** Where questions are kept: a SQLite file (absolute path) or memory. */
+  store: { kind: 'sqlite'; path: string } | { kind: 'memory' };
 }

@@ -69,7 +69,7 @@ class Gateway implements GatewayHandle {
     this.#ownBroker = options.questions === undefined;
     this.#questions = {
       broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
-      policy: options.questions?.policy ?? new QuestionPolicy(),
+      policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
     for (const spec of config.upstreams) {
       const status = new UpstreamStatus(spec, config.retry);

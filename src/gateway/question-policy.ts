@@ -1,6 +1,7 @@
 /** @module Which route policy and timeout a question gets: per tool, else per upstream, else the gateway's default. */
 
 import type { RoutePolicy } from '../broker/question.js';
+import type { NormalizedConfig } from '../config/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
 
@@ -22,6 +23,13 @@ export class QuestionPolicy {
 
   constructor(config: QuestionPolicyConfig = { defaults: DEFAULT_QUESTION_SETTINGS }) {
     this.#config = config;
+  }
+
+  /** The policy a config file sets: `questions` at the top, and each upstream's `questions` (with its `tools`). */
+  static fromConfig(config: Pick<NormalizedConfig, 'questions' | 'upstreams'>): QuestionPolicy {
+    const upstreams: NonNullable<QuestionPolicyConfig['upstreams']> = {};
+    for (const spec of config.upstreams) if (spec.questions) upstreams[spec.name] = spec.questions;
+    return new QuestionPolicy({ defaults: { route: config.questions.route, timeoutMs: config.questions.timeoutMs }, upstreams });
   }
 
   /** The settings for a question from `upstream`, asked during a call of its tool `tool` (the upstream's name for it). */

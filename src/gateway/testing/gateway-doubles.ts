@@ -30,6 +30,9 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_000_000, sessionIdleTimeoutMs: 0 },
     pageSize: 100,
     retry: { initialDelayMs: 50, maxDelayMs: 200 },
+    questions: { route: 'host-then-operator', timeoutMs: 300_000 },
+    console: { enabled: false },
+    store: { kind: 'memory' },
   };
 }
 
