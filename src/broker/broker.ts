@@ -39,6 +39,11 @@ export interface BrokerOptions {
   operatorAvailable: boolean;
   now?: () => Date;
   newId?: () => string;
+  /**
+   * This instance's name in a store several gateways share: at start it abandons only the questions it left
+   * open itself. The store must stamp the same name on the questions it creates.
+   */
+  owner?: string;
 }
 
 interface Live {
@@ -57,8 +62,10 @@ export class QuestionBroker implements OperatorDesk {
   #live = new Map<string, Live>();
   #listeners = new Set<(event: QuestionEvent) => void>();
   #closed = false;
+  #owner: string | undefined;
 
   constructor(options: BrokerOptions) {
+    this.#owner = options.owner;
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;
@@ -68,7 +75,7 @@ export class QuestionBroker implements OperatorDesk {
 
   /** At start: questions left open by a previous process can no longer be answered to anyone. */
   async start(): Promise<void> {
-    const count = await this.#store.abandonOpen('the gateway restarted: the call that asked is gone');
+    const count = await this.#store.abandonOpen('the gateway restarted: the call that asked is gone', this.#owner);
     if (count > 0) this.#logger.log('warn', `marked ${count} question(s) left open by a previous run abandoned`);
   }
 

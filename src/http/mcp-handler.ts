@@ -21,7 +21,13 @@ export const HEALTH_PATH = '/healthz';
 /** The one revision that has JSON-RPC batches. */
 const BATCH_REVISION = '2025-03-26';
 
-export type McpHttpHandlerSettings = HttpSettings & { logger: Logger };
+/** More routes served behind the same Host/Origin checks (the operator console and API, /metrics). */
+export interface ExtraRoutes {
+  /** The response for one of its paths, or undefined when the path is not its. */
+  handle(req: Request): Promise<Response | undefined> | Response | undefined;
+}
+
+export type McpHttpHandlerSettings = HttpSettings & { logger: Logger; extraRoutes?: ExtraRoutes[] };
 
 export interface McpHttpHandler {
   handle(req: Request): Promise<Response>;
@@ -195,11 +201,18 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
 
   async function route(req: Request): Promise<Response> {
     const { pathname } = new URL(req.url);
-    if (pathname !== MCP_PATH && pathname !== HEALTH_PATH && pathname !== LEGACY_SSE_PATH && pathname !== LEGACY_MESSAGES_PATH) {
-      return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
-    }
+    const mcpPath = pathname === MCP_PATH || pathname === HEALTH_PATH || pathname === LEGACY_SSE_PATH || pathname === LEGACY_MESSAGES_PATH;
+    const extra = settings.extraRoutes ?? [];
+    if (!mcpPath && extra.length === 0) return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
     const forbidden = guardHostAndOrigin(req);
     if (forbidden !== undefined) return forbidden;
+    if (!mcpPath) {
+      for (const routes of extra) {
+        const response = await routes.handle(req);
+        if (response !== undefined) return response;
+      }
+      return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
+    }
     if (pathname === HEALTH_PATH) return handleHealth(req);
     if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
     if (pathname === LEGACY_SSE_PATH) {

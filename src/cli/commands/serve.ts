@@ -11,6 +11,7 @@ import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } fro
 import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
+import { describeOperator, setUpOperator } from '../operator-setup.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 
@@ -33,21 +34,31 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const address = listen ?? config.listen;
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
-  const gateway = createGateway(config, { logger, openTransport: (spec) => openUpstreamTransport(spec, { logger }) });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger });
+  const operator = await setUpOperator(config, { env: io.env, listen: address, logger });
+  const gateway = createGateway(config, {
+    logger,
+    openTransport: (spec) => openUpstreamTransport(spec, { logger }),
+    questions: { broker: operator.broker },
+  });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes });
   let server;
   try {
     server = await startHttpServer(handler, address);
   } catch (error) {
     await gateway.close();
+    await operator.close();
     throw new CliError(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const signal = io.untilSignal();
   const first = await Promise.race([gateway.ready.then(() => undefined), signal]);
-  if (first === undefined) io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
+  if (first === undefined) {
+    io.stdout.write(describeOperator(operator, server.url));
+    io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
+  }
   logger.log('info', 'shutting down', { signal: first ?? (await signal) });
   await handler.close();
   await server.close();
   await gateway.close();
+  await operator.close();
   return 0;
 }

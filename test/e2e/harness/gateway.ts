@@ -20,11 +20,19 @@ export interface ConfigFile {
   remove(): Promise<void>;
 }
 
+/**
+ * What every test config starts from. Questions stay with the hosts (`route: host`) unless a test routes them
+ * elsewhere: the translation tests pin what a host receives, or the cancel an upstream gets when the host
+ * cannot take a question, which the default `host-then-operator` would hand to an operator instead. Questions
+ * are kept in memory unless a test asks for the SQLite store.
+ */
+export const TEST_CONFIG_DEFAULTS = { listen: '127.0.0.1:0', questions: { route: 'host' }, store: { type: 'memory' } } as const;
+
 /** Writes `config` as `switchboard.yaml` in a fresh temp folder. */
 export async function writeConfigFile(config: GatewayConfig): Promise<ConfigFile> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
   const path = join(dir, 'switchboard.yaml');
-  await writeFile(path, stringify({ listen: '127.0.0.1:0', ...config }));
+  await writeFile(path, stringify({ ...TEST_CONFIG_DEFAULTS, ...config }));
   return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -1,0 +1,118 @@
+/** @module Composes what `serve` runs for questions: the store, the broker, the operator token, and the console and REST routes. */
+
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+import { QuestionBroker } from '../broker/broker.js';
+import type { QuestionStore } from '../broker/question-store.js';
+import { MIN_TOKEN_LENGTH } from '../config/schema.js';
+import type { ListenAddress, NormalizedConfig } from '../config/types.js';
+import type { Logger } from '../gateway/logger.js';
+import type { ExtraRoutes } from '../http/mcp-handler.js';
+import { createOperatorRoutes } from '../http/operator/operator-routes.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
+import { CliError } from './cli-io.js';
+
+export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
+
+export interface OperatorSetup {
+  broker: QuestionBroker;
+  /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
+  routes: ExtraRoutes[];
+  /** The operator token and where it came from, when the console is enabled. */
+  token?: { value: string; source: 'config' | 'environment' | 'generated' | 'token file'; file?: string };
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+/**
+ * Who this gateway is in a shared store: a restarted gateway with the same config file and address is the same
+ * instance (it abandons what it left open); another gateway beside it on the same file is not.
+ */
+export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): string {
+  return `${hostname()} ${listen.host}:${listen.port} ${config.source ?? '(no config file)'}`;
+}
+
+async function openStore(config: NormalizedConfig, owner: string): Promise<QuestionStore> {
+  if (config.store.kind === 'memory') return new MemoryQuestionStore({ owner });
+  try {
+    return await openSqliteQuestionStore({ path: config.store.path, owner });
+  } catch (error) {
+    throw new CliError(`cannot open the question store ${config.store.path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Where a generated token is kept: beside the SQLite file, or under data/ next to the config. */
+function tokenFile(config: NormalizedConfig): string {
+  const base = config.store.kind === 'sqlite' ? dirname(config.store.path) : join(dirname(config.source ?? join(process.cwd(), 'x')), 'data');
+  return join(base, 'operator-token');
+}
+
+/**
+ * The operator token: `console.token`, else $SWITCHBOARD_CONSOLE_TOKEN. Without either, a loopback gateway uses
+ * (or creates, readable by its owner only) a token file; any other address is refused, so the console is never
+ * exposed beyond this machine without a token someone chose.
+ */
+async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, listen: ListenAddress): Promise<NonNullable<OperatorSetup['token']>> {
+  if (config.console.token !== undefined) return { value: config.console.token, source: 'config' };
+  const fromEnv = env[TOKEN_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (fromEnv.length < MIN_TOKEN_LENGTH || /\s/.test(fromEnv)) {
+      throw new CliError(`${TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters without whitespace`);
+    }
+    return { value: fromEnv, source: 'environment' };
+  }
+  if (!isLoopbackHost(listen.host)) {
+    throw new CliError(
+      `the operator console would be reachable on ${listen.host} without a token: set console.token or ${TOKEN_ENV}, or console.enabled: false`,
+    );
+  }
+  const file = tokenFile(config);
+  const existing = await readFile(file, 'utf8').then((text) => text.trim(), () => undefined);
+  if (existing !== undefined && existing.length >= MIN_TOKEN_LENGTH) return { value: existing, source: 'token file', file };
+  const value = randomBytes(24).toString('base64url');
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${value}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return { value, source: 'generated', file };
+}
+
+export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
+  const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
+  const owner = instanceOwner(config, options.listen);
+  const store = await openStore(config, owner);
+  const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined, owner });
+  await broker.start();
+  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, token: token.value, logger: options.logger }) : undefined;
+  return {
+    broker,
+    routes: operatorRoutes ? [operatorRoutes] : [],
+    ...(token ? { token } : {}),
+    async close() {
+      operatorRoutes?.close();
+      await broker.close();
+      await store.close();
+    },
+  };
+}
+
+/** One line for stdout about where the console is and where its token lives (never the token itself). */
+export function describeOperator(setup: OperatorSetup, baseUrl: string): string {
+  const token = setup.token;
+  if (!token) return 'Operator console disabled (console.enabled: false): questions go to hosts only\n';
+  const where =
+    token.source === 'config'
+      ? 'token from console.token'
+      : token.source === 'environment'
+        ? `token from ${TOKEN_ENV}`
+        : `token in ${relative(process.cwd(), token.file ?? '') || token.file} (${token.source === 'generated' ? 'generated now, ' : ''}readable by you only)`;
+  return `Operator console at ${baseUrl}/console (${where})\n`;
+}
