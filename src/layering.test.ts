@@ -30,6 +30,17 @@ const rules: { layer: string; forbidden: RegExp; why: string }[] = [
   { layer: 'translation', forbidden: /^(node:|@|\.\.\/(?!protocol\/)|[a-z])/, why: 'translation/ is pure: only protocol/ and itself' },
   { layer: 'gateway', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(http|https|net)$|^\\.\\.\\/(http|cli)\\/`), why: 'the gateway core stays free of SDK and HTTP types' },
   { layer: 'config', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(http|cli|gateway)\\/`), why: 'config is read by the core and must not depend on edges' },
+  {
+    layer: 'broker',
+    // The logger contract is the one thing it shares with the router.
+    forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:|^[a-z@]|^\\.\\.\\/(http|cli|store|transport|console|metrics)\\/|^\\.\\.\\/gateway\\/(?!logger\\.js$)`),
+    why: 'the broker is core: domain, policy and the store contract, no I/O and no implementations',
+  },
+  {
+    layer: 'store',
+    forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(\\.\\.\\/)?(http|cli|gateway|transport|console|metrics|translation|config)\\/`),
+    why: 'stores implement the broker contract and know nothing of the router or the edges',
+  },
 ];
 
 for (const rule of rules) {

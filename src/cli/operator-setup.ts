@@ -44,7 +44,10 @@ export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): 
 async function openStore(config: NormalizedConfig, owner: string): Promise<QuestionStore> {
   if (config.store.kind === 'memory') return new MemoryQuestionStore({ owner });
   try {
-    return await openSqliteQuestionStore({ path: config.store.path, owner });
+    const store = await openSqliteQuestionStore({ path: config.store.path, owner });
+    // Answers may hold what a person typed into a password field: the files are the owner's alone.
+    for (const suffix of ['', '-wal', '-shm']) await chmod(`${config.store.path}${suffix}`, 0o600).catch(() => undefined);
+    return store;
   } catch (error) {
     throw new CliError(`cannot open the question store ${config.store.path}: ${error instanceof Error ? error.message : String(error)}`);
   }

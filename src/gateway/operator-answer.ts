@@ -19,7 +19,7 @@ export function checkOperatorAnswer(method: string, params: JsonObject, upstream
     case 'elicitation/create': {
       const result: JsonObject = answer.content === undefined ? { action: 'accept' } : { action: 'accept', content: answer.content };
       const verdict = validateElicitAnswer(result, params.mode === 'url' ? undefined : params.requestedSchema);
-      if (!verdict.ok) return { ok: false, reason: verdict.field ? `${verdict.field}: ${verdict.reason}` : verdict.reason, ...(verdict.field ? { field: verdict.field } : {}) };
+      if (!verdict.ok) return { ok: false, reason: verdict.reason, ...(verdict.field ? { field: verdict.field } : {}) };
       return { ok: true, answer: answer.content === undefined ? { action: 'accept' } : { action: 'accept', content: answer.content } };
     }
     case 'sampling/createMessage': {
