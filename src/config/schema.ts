@@ -338,7 +338,7 @@ const consoleSchema = z
       .optional()
       .meta({
         description:
-          'The operator token (Bearer) for the console, REST API and /metrics. ${VAR} is expanded; SWITCHBOARD_CONSOLE_TOKEN is used when unset. Required when listening on a non-loopback address; on loopback one is generated and printed.',
+          'The operator token (Bearer) for the console, REST API and /metrics. ${VAR} is expanded; SWITCHBOARD_CONSOLE_TOKEN is used when unset. Required when listening on a non-loopback address; on loopback one is generated into data/operator-token (mode 600; never printed).',
       }),
   })
   .meta({ description: 'The operator surfaces: web console at /console, REST API at /api, /metrics.' });

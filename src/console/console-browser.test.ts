@@ -169,6 +169,16 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
     await page.locator(`[data-question-id="${other.id}"]`).getByText('Settled: expired by the gateway (test).').waitFor();
   });
 
+  it('shows a question routed to its host only without a form: the broker would refuse any operator answer', async () => {
+    const hostOnly = desk.add({ route: 'host-then-operator', audience: 'host', params: { message: 'Deploy build 42 to staging?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } } });
+    const card = page.locator(`[data-question-id="${hostOnly.id}"]`);
+    await card.getByText('Deploy build 42 to staging?').waitFor();
+    assert.ok(await card.getByText('Routed to its host only (route: host-then-operator): the host answers it, not an operator.').isVisible());
+    assert.equal(await card.locator('form, input, button').count(), 0, 'no form, no buttons');
+    desk.settle(hostOnly.id, 'answered', { kind: 'host', sessionId: 'host-9' });
+    await card.getByText('Settled: answered by host host-9.').waitFor();
+  });
+
   it('filters the history and shows the full record with its audit trail', async () => {
     await page.getByRole('link', { name: 'History' }).click();
     await page.getByLabel('Answered by').selectOption('operator');

@@ -166,6 +166,28 @@ function rootsBody(question, api, onAnswered) {
 }
 
 /**
+ * What an operator sees of a question that is not theirs to answer (routed to its host only, or to nobody): what was
+ * asked and why there is no form. The broker refuses an operator's answer to such a question, so none is offered.
+ * @param {Question} question
+ */
+function watchOnlyBody(question) {
+  const asked =
+    question.method === 'sampling/createMessage'
+      ? samplingTranscript(question.params)
+      : question.method === 'roots/list'
+        ? h('p', { class: 'message' }, 'The upstream asks which roots (folders) it may work in.')
+        : h('p', { class: 'message' }, text(question.params.message));
+  const why =
+    question.audience === 'host'
+      ? `Routed to its host only (route: ${question.route}): the host answers it, not an operator.`
+      : `Nobody can answer it${question.audienceReason ? `: ${question.audienceReason}` : ''}.`;
+  return [asked, h('p', { class: 'watch-note' }, why)];
+}
+
+/** Whether an operator may answer this question at all (the audience is fixed when the question is created). */
+const operatorMayAnswer = (/** @type {Question} */ question) => question.audience !== 'host' && question.audience !== 'none';
+
+/**
  * An inbox card. `update` refreshes its header when the question changes; a settled question replaces the form
  * with who settled it, so an operator halfway through a form sees why it went away.
  * @param {Question} question
@@ -193,8 +215,9 @@ export function questionCard(question, { api, skewMs, onSettled, onDismiss }) {
   };
 
   renderHeader(question);
-  const parts =
-    question.method === 'sampling/createMessage'
+  const parts = !operatorMayAnswer(question)
+    ? watchOnlyBody(question)
+    : question.method === 'sampling/createMessage'
       ? samplingBody(question, api, settle)
       : question.method === 'roots/list'
         ? rootsBody(question, api, settle)
