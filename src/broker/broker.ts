@@ -164,8 +164,11 @@ export class QuestionBroker implements OperatorDesk {
     if (!question) return { ok: false, kind: 'not-found', reason: `No question ${id}` };
     const live = this.#live.get(id);
     if (!OPEN_STATES.includes(question.state) || !live) {
-      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: 'settled', state: question.state } });
-      return { ok: false, kind: 'settled', reason: `Question ${id} is already ${question.state}`, question };
+      const why = OPEN_STATES.includes(question.state)
+        ? `Question ${id} is ${question.state} but no call of this gateway waits for it (another instance holds it, or it is being abandoned)`
+        : `Question ${id} is already ${question.state}`;
+      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: live ? 'settled' : 'not held here', state: question.state } });
+      return { ok: false, kind: 'settled', reason: why, question };
     }
     if (question.audience === 'host') {
       await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: 'routed to the host only' } });

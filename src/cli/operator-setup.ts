@@ -33,10 +33,7 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
-/**
- * Who this gateway is in a shared store: a restarted gateway with the same config file and address is the same
- * instance (it abandons what it left open); another gateway beside it on the same file is not.
- */
+/** Who this gateway is, stamped on the questions it records (hostname, listen address, config file). */
 export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): string {
   return `${hostname()} ${listen.host}:${listen.port} ${config.source ?? '(no config file)'}`;
 }
@@ -92,7 +89,9 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
   const owner = instanceOwner(config, options.listen);
   const store = await openStore(config, owner);
-  const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined, owner });
+  // One gateway per store file (design 006): at start it abandons every question left open, whoever stamped it.
+  // The owner name is still stamped on each question, for the multi-instance store to come.
+  const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined });
   await broker.start();
   const operatorRoutes = token ? createOperatorRoutes({ desk: broker, token: token.value, logger: options.logger }) : undefined;
   return {
