@@ -36,3 +36,16 @@ export function parseCommandArgs<T extends Options>(command: string, argv: strin
     throw new UsageError(`${command}: ${message} (try: switchboard ${command} --help)`);
   }
 }
+
+/**
+ * Parses `argv` for a subcommand that takes positional arguments (`help` is the command its help hint names,
+ * e.g. `questions` for `questions answer`); a mistake throws a UsageError naming `command`.
+ */
+export function parseCommandLine<T extends Options>(command: string, argv: string[], options: T, help = command) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    const message = describeParseError(error as Error & { code?: string });
+    throw new UsageError(`${command}: ${message} (try: switchboard ${help} --help)`);
+  }
+}

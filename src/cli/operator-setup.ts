@@ -12,6 +12,10 @@ import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../gateway/logger.js';
 import type { ExtraRoutes } from '../http/mcp-handler.js';
 import { createOperatorRoutes } from '../http/operator/operator-routes.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
+import { createMetricsRoute } from '../metrics/metrics-route.js';
+import { MetricsRegistry } from '../metrics/registry.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
@@ -20,6 +24,8 @@ export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
 export interface OperatorSetup {
   broker: QuestionBroker;
+  /** What the gateway counts; served at /metrics (behind the operator token) when the console is enabled. */
+  metrics: GatewayMetrics;
   /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
   routes: ExtraRoutes[];
   /** The operator token and where it came from, when the console is enabled. */
@@ -94,11 +100,17 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined });
   await broker.start();
   const operatorRoutes = token ? createOperatorRoutes({ desk: broker, token: token.value, logger: options.logger }) : undefined;
+  const registry = new MetricsRegistry();
+  const metrics = createGatewayMetrics(registry);
+  const unsubscribe = broker.subscribe((event) => metrics.questionChanged(event.question));
+  const metricsRoute = token ? createMetricsRoute({ registry, token: token.value }) : undefined;
   return {
     broker,
-    routes: operatorRoutes ? [operatorRoutes] : [],
+    metrics,
+    routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
     ...(token ? { token } : {}),
     async close() {
+      unsubscribe();
       operatorRoutes?.close();
       await broker.close();
       await store.close();

@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../config/load.js';
 import { CliError, UsageError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
+import { callCommand } from './commands/call.js';
 import { checkCommand } from './commands/check.js';
+import { questionsCommand } from './commands/questions.js';
 import { serveCommand } from './commands/serve.js';
 import { stdioCommand } from './commands/stdio.js';
 import { MAIN_HELP } from './help.js';
@@ -15,6 +17,8 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   serve: serveCommand,
   stdio: stdioCommand,
   check: checkCommand,
+  questions: questionsCommand,
+  call: callCommand,
 };
 
 /** The package version, read from the package.json above this module (in src/ or in the built dist/src/). */
@@ -48,7 +52,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   return command(rest, io);
 }
 
-/** Runs the CLI; never throws. Exit codes: 0 ok, 1 failure (bad config, failed upstream check), 2 usage error. */
+/** Runs the CLI; never throws. Exit codes: 0 ok, 1 failure (bad config, failed upstream check), 2 usage error (3: `questions` and `call` could not connect). */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io);

@@ -17,6 +17,8 @@ export interface HostChannel {
   canReachOutsideCalls?(): boolean;
   /** The gateway ended the session (idle timeout, shutdown): the edge forgets it. */
   onSessionClosed?(): void;
+  /** Which edge the host came through (for metrics). */
+  readonly transport?: 'streamable-http' | 'sse' | 'stdio';
 }
 
 export interface HostSession {

@@ -25,6 +25,7 @@ import { UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -35,6 +36,8 @@ export interface GatewayOptions {
    * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
    */
   questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
+  /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
+  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed'>;
 }
 
 const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
@@ -81,6 +84,8 @@ class Gateway implements GatewayHandle {
 
   openSession(channel: HostChannel): HostSession {
     const id = randomUUID();
+    const transport = channel.transport ?? 'unknown';
+    this.#options.metrics?.sessionOpened(transport);
     const session = new GatewayHostSession(id, channel, {
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
@@ -92,6 +97,7 @@ class Gateway implements GatewayHandle {
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
       onClosed: (host) => {
+        this.#options.metrics?.sessionClosed(transport);
         this.#sessions.delete(host.id);
         this.#urlElicitations.dropHost(host);
         channel.onSessionClosed?.();
@@ -163,6 +169,7 @@ class Gateway implements GatewayHandle {
         : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });
     }
     if (status.report.state !== 'up') status.succeeded(probeReportOf(session));
+    this.#options.metrics?.upstreamState(spec.name, true);
     return session;
   }
 
@@ -176,6 +183,7 @@ class Gateway implements GatewayHandle {
         ? await shared.get().then((session) => probeReportOf(session))
         : await probeUpstream(spec, this.#options.openTransport(spec), this.#logger);
       status.succeeded(report);
+      this.#options.metrics?.upstreamState(spec.name, true);
       this.#logger.log('info', `upstream '${spec.name}' is up`, { protocolVersion: report.protocolVersion });
     } catch (error) {
       // A shared link's failed connect has already been recorded (and rescheduled) by #connect.
@@ -186,6 +194,7 @@ class Gateway implements GatewayHandle {
   #markDown(spec: UpstreamSpec, reason: string): void {
     const status = this.#status.get(spec.name) as UpstreamStatus;
     const delay = status.failed(reason);
+    this.#options.metrics?.upstreamState(spec.name, false);
     this.#logger.log('warn', `upstream '${spec.name}' is down: ${reason}; retrying in ${delay} ms`);
     const timer = setTimeout(() => {
       this.#retryTimers.delete(timer);
@@ -210,6 +219,7 @@ class Gateway implements GatewayHandle {
   // ---- what upstreams send back -------------------------------------------------------------------
 
   #handlers: UpstreamHandlers = {
+    onRequestDone: (upstream, method, seconds, outcome) => this.#options.metrics?.upstreamRequest(upstream.spec.name, method, seconds, outcome),
     onRequest: (upstream, request, related) => this.#onUpstreamRequest(upstream, request, related),
     onNotification: (upstream, message, related) => this.#onUpstreamNotification(upstream, message, related),
     onClose: (upstream, reason) => {

@@ -50,6 +50,8 @@ export interface PendingCall {
 }
 
 interface PendingEntry extends PendingCall {
+  /** performance.now() when it was sent: the monotonic start of its duration. */
+  sentAt: number;
   resolve(result: JsonObject): void;
   reject(error: Error): void;
   onProgress: ((params: JsonObject) => void) | undefined;
@@ -58,6 +60,12 @@ interface PendingEntry extends PendingCall {
   timer: NodeJS.Timeout | undefined;
   pauses: number;
 }
+
+/**
+ * How a request we sent ended: answered with a result; answered with an error, or the connection failed or
+ * ended under it; not answered within its timeout; or cancelled by us (for the host, or by closing the session).
+ */
+export type UpstreamRequestOutcome = 'ok' | 'error' | 'timeout' | 'cancelled';
 
 export interface UpstreamHandlers {
   /**
@@ -68,6 +76,12 @@ export interface UpstreamHandlers {
   onNotification(session: UpstreamSession, message: JsonRpcNotification, relatedCallId: number | undefined): void;
   /** The connection ended (crash, close, transport error); pending calls were already rejected. */
   onClose(session: UpstreamSession, reason: string): void;
+  /**
+   * Optional instrumentation: every request sent to the upstream (initialize included) once it has ended,
+   * with its wall-clock duration from send to end (time a host spent answering its questions included).
+   * Called synchronously, before the caller's promise settles; whatever it throws is logged and ignored.
+   */
+  onRequestDone?(session: UpstreamSession, method: string, seconds: number, outcome: UpstreamRequestOutcome): void;
 }
 
 export interface InitializeParams {
@@ -143,6 +157,7 @@ export class UpstreamSession {
         method,
         context: options.context,
         startedAt: Date.now(),
+        sentAt: performance.now(),
         resolve,
         reject,
         onProgress: options.onProgress,
@@ -157,6 +172,7 @@ export class UpstreamSession {
       this.#transport.send(message).catch((error: unknown) => {
         if (!this.#pending.delete(id)) return;
         clearTimeout(entry.timer);
+        this.#done(entry, 'error');
         reject(this.#sendFailure(error));
       });
     });
@@ -173,6 +189,7 @@ export class UpstreamSession {
     if (!entry) return;
     this.#pending.delete(id);
     clearTimeout(entry.timer);
+    this.#done(entry, 'cancelled');
     entry.reject(new GatewayError('GW_ERR_REQUEST_CANCELLED', reason));
     void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
   }
@@ -213,7 +230,7 @@ export class UpstreamSession {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#shutdown(`upstream '${this.spec.name}' session closed`);
+    this.#shutdown(`upstream '${this.spec.name}' session closed`, 'cancelled');
     await this.#transport.close().catch(() => undefined);
   }
 
@@ -223,12 +240,24 @@ export class UpstreamSession {
     entry.timer = setTimeout(() => {
       if (!this.#pending.delete(entry.id)) return;
       const message = `upstream '${this.spec.name}' did not answer ${entry.method} within ${entry.timeoutMs} ms`;
+      this.#done(entry, 'timeout');
       entry.reject(new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', message));
       if (entry.method !== 'initialize') {
         void this.notify('notifications/cancelled', { requestId: entry.id, reason: 'timeout' }).catch(() => undefined);
       }
     }, entry.timeoutMs);
     entry.timer.unref?.();
+  }
+
+  /** Tells the instrumentation hook, if any, that a request ended; a failing hook never disturbs the session. */
+  #done(entry: PendingEntry, outcome: UpstreamRequestOutcome): void {
+    if (!this.#handlers.onRequestDone) return;
+    const seconds = Math.max(0, performance.now() - entry.sentAt) / 1000;
+    try {
+      this.#handlers.onRequestDone(this, entry.method, seconds, outcome);
+    } catch (error) {
+      this.#logger.log('warn', `upstream ${this.key}: the request hook failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   #sendFailure(error: unknown): Error {
@@ -269,9 +298,11 @@ export class UpstreamSession {
     this.#pending.delete(message.id);
     clearTimeout(entry.timer);
     if (isErrorResponse(message)) {
+      this.#done(entry, 'error');
       entry.onErrorResponse?.(message.error);
       entry.reject(ProtocolError.from(message.error));
     } else {
+      this.#done(entry, 'ok');
       entry.resolve(message.result);
     }
   }
@@ -287,7 +318,8 @@ export class UpstreamSession {
     return true;
   }
 
-  #shutdown(reason: string): void {
+  /** `outcome` is what the calls still pending count as: cancelled when we close, error when the connection ends under us. */
+  #shutdown(reason: string, outcome: UpstreamRequestOutcome = 'error'): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#closeReason = reason;
@@ -295,6 +327,7 @@ export class UpstreamSession {
     this.#pending.clear();
     for (const entry of pending) {
       clearTimeout(entry.timer);
+      this.#done(entry, outcome);
       entry.reject(new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason));
     }
     this.#handlers.onClose(this, reason);

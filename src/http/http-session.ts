@@ -47,6 +47,7 @@ export class HttpSession {
       send: (message, relatedRequestId) => this.transport.send(message, relatedRequestId),
       canReachOutsideCalls: () => this.hasStandaloneStream,
       onSessionClosed: () => void this.close('closed by the gateway', { closeHost: false }),
+      transport: 'streamable-http',
     };
     this.host = options.gateway.openSession(channel);
   }

@@ -55,6 +55,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxB
       const host = gateway.openSession({
         send: (message) => write(message),
         onSessionClosed: () => end(id, 'closed by the gateway', false),
+        transport: 'sse',
       });
       sessions.set(id, { connection, host });
       connection.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${id}\n\n`);

@@ -39,6 +39,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     logger,
     openTransport: (spec) => openUpstreamTransport(spec, { logger }),
     questions: { broker: operator.broker },
+    metrics: operator.metrics,
   });
   const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes });
   let server;
@@ -52,8 +53,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const signal = io.untilSignal();
   const first = await Promise.race([gateway.ready.then(() => undefined), signal]);
   if (first === undefined) {
-    io.stdout.write(describeOperator(operator, server.url));
+    // The listening line comes first: scripts wait for it as the ready signal.
     io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
+    io.stdout.write(describeOperator(operator, server.url));
   }
   logger.log('info', 'shutting down', { signal: first ?? (await signal) });
   await handler.close();

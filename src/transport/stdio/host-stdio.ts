@@ -16,6 +16,7 @@ import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 export interface StdioHostChannel {
   send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
   onSessionClosed?(): void;
+  readonly transport?: 'stdio';
 }
 
 export interface StdioHostSession {
@@ -87,6 +88,7 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
   const session = gateway.openSession({
     send: (message) => write(message),
     onSessionClosed: () => void end('closed by the gateway', false),
+    transport: 'stdio',
   });
 
   async function end(reason: string, closeSession: boolean): Promise<void> {
