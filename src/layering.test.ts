@@ -37,6 +37,11 @@ const rules: { layer: string; forbidden: RegExp; why: string }[] = [
     why: 'the broker is core: domain, policy and the store contract, no I/O and no implementations',
   },
   {
+    layer: 'bridge',
+    forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(?!crypto$)|^(?!node:)[a-z@]|^\\.\\.\\/(?!protocol\\/)`),
+    why: 'the era bridge is core: protocol/ and node:crypto only',
+  },
+  {
     layer: 'store',
     forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(\\.\\.\\/)?(http|cli|gateway|transport|console|metrics|translation|config)\\/`),
     why: 'stores implement the broker contract and know nothing of the router or the edges',

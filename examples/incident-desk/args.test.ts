@@ -17,7 +17,13 @@ test('--http HOST:PORT and --request-timeout MS are read', () => {
   assert.deepEqual(parseIncidentDeskArgs(['--http=[::1]:8080']).http, { host: '::1', port: 8080 });
 });
 
+test('--stateless is read, alone or with --http', () => {
+  assert.deepEqual(parseIncidentDeskArgs(['--stateless']), { help: false, stateless: true });
+  assert.deepEqual(parseIncidentDeskArgs(['--stateless', '--http', '127.0.0.1:0']), { help: false, stateless: true, http: { host: '127.0.0.1', port: 0 } });
+});
+
 for (const argv of [
+  ['--stateless', '--request-timeout', '250'],
   ['--http', '127.0.0.1'],
   ['--http', ':80'],
   ['--http', 'localhost:99999'],

@@ -1,7 +1,11 @@
-/** @module incident-desk/args: parses `incident-desk [--http HOST:PORT] [--request-timeout MS]`. */
+/** @module incident-desk/args: parses `incident-desk [--stateless] [--http HOST:PORT] [--request-timeout MS]`. */
 import { parseArgs } from 'node:util';
 
-export const USAGE = 'usage: incident-desk [--http HOST:PORT] [--request-timeout MS]   (stdio when --http is absent)';
+export const USAGE = [
+  'usage: incident-desk [--stateless] [--http HOST:PORT] [--request-timeout MS]   (stdio when --http is absent)',
+  '  --stateless     serve 2026-07-28 only: no sessions, approvals and sampling through input_required',
+  '                  (INCIDENT_DESK_STATE_KEY, 32+ bytes, shares the requestState key between processes)',
+].join('\n');
 
 export interface HttpAddress {
   readonly host: string;
@@ -9,6 +13,8 @@ export interface HttpAddress {
 }
 
 export interface IncidentDeskArgs {
+  /** 2026-07-28 only, stateless (present only when asked for). */
+  readonly stateless?: true;
   readonly http?: HttpAddress;
   readonly requestTimeoutMs?: number;
   readonly help: boolean;
@@ -40,6 +46,7 @@ export function parseIncidentDeskArgs(argv: readonly string[]): IncidentDeskArgs
     ({ values } = parseArgs({
       args: [...argv],
       options: {
+        stateless: { type: 'boolean' },
         http: { type: 'string' },
         'request-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -50,8 +57,12 @@ export function parseIncidentDeskArgs(argv: readonly string[]): IncidentDeskArgs
   } catch (error) {
     throw new ArgsError(error instanceof Error ? error.message : String(error));
   }
+  if (values.stateless === true && values['request-timeout'] !== undefined) {
+    throw new ArgsError('--request-timeout applies to the legacy mode only: a --stateless desk never waits for the host');
+  }
   return {
     help: values.help === true,
+    ...(values.stateless === true && { stateless: true as const }),
     ...(values.http !== undefined && { http: parseHttpAddress(values.http) }),
     ...(values['request-timeout'] !== undefined && { requestTimeoutMs: parseTimeout(values['request-timeout']) }),
   };

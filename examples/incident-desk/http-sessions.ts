@@ -1,15 +1,7 @@
 /** @module incident-desk/http-sessions: sessionful Streamable HTTP at `/mcp`, one server and one transport per session. */
 import { randomUUID } from 'node:crypto';
 
-import {
-  hostHeaderValidationResponse,
-  isInitializeRequest,
-  type McpServer,
-  originValidationResponse,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
-
-export const MCP_PATH = '/mcp';
+import { isInitializeRequest, type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 interface Session {
   readonly server: McpServer;
@@ -33,8 +25,9 @@ function isInitializeBody(body: unknown): boolean {
 /**
  * Routes by `Mcp-Session-Id`: an `initialize` without one opens a session, a known id reaches its transport,
  * an unknown id gets 404 (so hosts re-initialize) and a missing one on anything else gets 400.
+ * Host/Origin and the path are checked before it (http-listen).
  */
-export function createSessionRouter(createServer: () => McpServer, allowedHostnames: readonly string[]): SessionRouter {
+export function createSessionRouter(createServer: () => McpServer): SessionRouter {
   const sessions = new Map<string, Session>();
 
   async function openSession(request: Request, body: unknown): Promise<Response> {
@@ -58,11 +51,6 @@ export function createSessionRouter(createServer: () => McpServer, allowedHostna
       return sessions.size;
     },
     async handle(request) {
-      const rejected =
-        hostHeaderValidationResponse(request, [...allowedHostnames]) ?? originValidationResponse(request, [...allowedHostnames]);
-      if (rejected) return rejected;
-      if (new URL(request.url).pathname !== MCP_PATH) return new Response('not found\n', { status: 404 });
-
       const sessionId = request.headers.get('mcp-session-id');
       if (sessionId !== null) {
         const session = sessions.get(sessionId);

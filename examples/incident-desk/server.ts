@@ -11,12 +11,12 @@ import { registerSummarizeIncidentTool } from './tools/summarize-incident.js';
 
 export const SERVER_INFO = { name: 'incident-desk', version: '0.1.0' } as const;
 
+export const INSTRUCTIONS = 'Incident desk: read incidents and service status, triage, summarise, and restart services with approval.';
+
 /** One server instance per connection (stdio) or per HTTP session. */
 export function createIncidentDeskServer(options: IncidentDeskOptions = {}): McpServer {
   const resolved = resolveOptions(options);
-  const server = new McpServer(SERVER_INFO, {
-    instructions: 'Incident desk: read incidents and service status, triage, summarise, and restart services with approval.',
-  });
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   registerRosterResource(server);
   registerIncidentResource(server);
   registerServiceStatusResource(server);

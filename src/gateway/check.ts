@@ -1,20 +1,20 @@
 /** @module `switchboard check`: connect to each upstream once and report what it offers, or why it failed. */
 
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
-import type { Transport } from '../transport/transport.js';
+import type { Transport, TransportPurpose } from '../transport/transport.js';
 import type { UpstreamReport } from './contracts.js';
 import type { Logger } from './logger.js';
 import { probeUpstream } from './probe.js';
 
 export async function checkUpstreams(
   config: NormalizedConfig,
-  options: { logger: Logger; openTransport: (spec: UpstreamSpec) => Transport },
+  options: { logger: Logger; openTransport: (spec: UpstreamSpec, purpose?: TransportPurpose) => Transport },
 ): Promise<UpstreamReport[]> {
   return Promise.all(
     config.upstreams.map(async (spec): Promise<UpstreamReport> => {
       const base = { name: spec.name, transport: spec.kind };
       try {
-        return { ...base, state: 'up', ...(await probeUpstream(spec, options.openTransport(spec), options.logger)) };
+        return { ...base, state: 'up', ...(await probeUpstream(spec, options.openTransport(spec, 'probe'), options.logger)) };
       } catch (error) {
         return { ...base, state: 'down', error: error instanceof Error ? error.message : String(error) };
       }

@@ -12,7 +12,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
-import type { Transport } from '../transport/transport.js';
+import type { Transport, TransportPurpose } from '../transport/transport.js';
 import type { GatewayHandle, HealthReport, HostChannel, HostSession } from './contracts.js';
 import { GatewayError } from './errors.js';
 import { GatewayHostSession } from './host-session.js';
@@ -30,7 +30,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 export interface GatewayOptions {
   logger: Logger;
   /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
-  openTransport: (spec: UpstreamSpec) => Transport;
+  openTransport: (spec: UpstreamSpec, purpose?: TransportPurpose) => Transport;
   /**
    * The question broker and the route policy. Without them the gateway keeps questions in memory and
    * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
@@ -181,7 +181,7 @@ class Gateway implements GatewayHandle {
       const shared = this.#shared.get(spec.name);
       const report = shared
         ? await shared.get().then((session) => probeReportOf(session))
-        : await probeUpstream(spec, this.#options.openTransport(spec), this.#logger);
+        : await probeUpstream(spec, this.#options.openTransport(spec, 'probe'), this.#logger);
       status.succeeded(report);
       this.#options.metrics?.upstreamState(spec.name, true);
       this.#logger.log('info', `upstream '${spec.name}' is up`, { protocolVersion: report.protocolVersion });

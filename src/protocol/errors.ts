@@ -19,6 +19,12 @@ export const RpcCode = {
   UpstreamUnavailable: -32000,
   /** The request was cancelled before it completed (sent so an HTTP stream can end). */
   RequestCancelled: -32800,
+  /** 2026-07-28: an HTTP header is missing, malformed or disagrees with the body (HTTP 400). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability it did not declare; `data.requiredCapabilities` (HTTP 400). */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the request's protocol version is not served; `data.supported`, `data.requested` (HTTP 400). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type RpcCodeValue = (typeof RpcCode)[keyof typeof RpcCode];

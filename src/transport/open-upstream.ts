@@ -9,13 +9,15 @@ import { upstreamAuthorizer } from './oauth/upstream-authorizer.js';
 import { perRequestSignalFetch } from './sdk/per-request-fetch.js';
 import { SdkTransportAdapter } from './sdk/sdk-adapter.js';
 import { StreamableHttpClientTransport } from './streamable-http/client-transport.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportPurpose } from './transport.js';
 
 export interface OpenOptions {
   /** Where a stdio upstream's stderr goes: inherited (default) or dropped. */
   stderr?: 'inherit' | 'ignore';
   /** Where an HTTP upstream's OAuth authorizer logs what it does. */
   logger?: AuthLogger;
+  /** What the session is for: `probe` sessions (startup, `check`) open no standalone GET stream. */
+  purpose?: TransportPurpose;
 }
 
 export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions = {}): Transport {
@@ -33,7 +35,12 @@ export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions =
       );
     case 'streamable-http': {
       const label = `upstream '${spec.name}' (${spec.url})`;
-      return new StreamableHttpClientTransport(new URL(spec.url), { headers: spec.headers, label, authorizer: upstreamAuthorizer(spec, label, options.logger) });
+      return new StreamableHttpClientTransport(new URL(spec.url), {
+        headers: spec.headers,
+        label,
+        authorizer: upstreamAuthorizer(spec, label, options.logger),
+        standaloneStream: options.purpose !== 'probe',
+      });
     }
     case 'sse':
       return new SdkTransportAdapter(

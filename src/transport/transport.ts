@@ -31,3 +31,6 @@ export class TransportError extends Error {
     this.sessionExpired = options.sessionExpired ?? false;
   }
 }
+
+/** What an upstream session is opened for: serving host requests, or a short probe (startup health, `check`). */
+export type TransportPurpose = 'session' | 'probe';

@@ -10,12 +10,17 @@ export interface RawStdioPeer {
   send(message: Record<string, unknown>): void;
   /** The next message from the server (every stdout line must be one JSON-RPC message). */
   next(): Promise<WireMessage>;
+  /** Everything the process wrote to stderr so far (its log). */
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
-export function spawnRawStdio(args: string[] = []): RawStdioPeer {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [INCIDENT_DESK_BIN, ...args], { cwd: REPO_ROOT });
-  child.stderr.resume();
+export function spawnRawStdio(args: string[] = [], env: Record<string, string> = {}): RawStdioPeer {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [INCIDENT_DESK_BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const queue: WireMessage[] = [];
   const waiting: ((message: WireMessage) => void)[] = [];
   const lines = createInterface({ input: child.stdout });
@@ -25,13 +30,15 @@ export function spawnRawStdio(args: string[] = []): RawStdioPeer {
     if (waiter) waiter(message);
     else queue.push(message);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     send: (message) => void child.stdin.write(`${JSON.stringify(message)}\n`),
     next: () => {
       const queued = queue.shift();
       return queued ? Promise.resolve(queued) : new Promise((resolve) => waiting.push(resolve));
     },
+    stderr: () => stderr,
+    exited,
     async close() {
       child.stdin.end();
       const timer = setTimeout(() => child.kill(), 2_000);

@@ -8,13 +8,17 @@ export interface HttpProcess {
   readonly url: string;
   /** Everything the process wrote to stdout (nothing is expected in HTTP mode). */
   readonly stdout: () => string;
+  /** Everything the process wrote to stderr so far (its log). */
+  readonly stderr: () => string;
   stop(): Promise<void>;
 }
 
-export async function spawnHttpIncidentDesk(extraArgs: string[] = []): Promise<HttpProcess> {
-  const child = spawn(process.execPath, [INCIDENT_DESK_BIN, '--http', '127.0.0.1:0', ...extraArgs], { cwd: REPO_ROOT });
+export async function spawnHttpIncidentDesk(extraArgs: string[] = [], env: Record<string, string> = {}): Promise<HttpProcess> {
+  const child = spawn(process.execPath, [INCIDENT_DESK_BIN, '--http', '127.0.0.1:0', ...extraArgs], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
   let stdout = '';
+  let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stderr });
@@ -27,6 +31,7 @@ export async function spawnHttpIncidentDesk(extraArgs: string[] = []): Promise<H
   return {
     url,
     stdout: () => stdout,
+    stderr: () => stderr,
     async stop() {
       child.kill('SIGTERM');
       await exited;

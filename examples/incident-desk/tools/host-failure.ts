@@ -1,4 +1,4 @@
-/** @module incident-desk/tools/host-failure: turns a failed server-to-host request into an `isError` tool result. */
+/** @module incident-desk/tools/host-failure: isError tool results for a host that failed, refused or cannot receive a server-to-host request. */
 import { type CallToolResult, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 
 /** Why a request to the host failed, in one sentence that names the tool. */
@@ -21,4 +21,9 @@ export function textResult(text: string, isError = false): CallToolResult {
 
 export function hostFailureResult(tool: string, method: string, error: unknown, timeoutMs: number): CallToolResult {
   return textResult(describeHostFailure(tool, method, error, timeoutMs), true);
+}
+
+/** A request that cannot be put to the host because it did not declare the capability (stateless mode: per request). */
+export function missingCapabilityResult(tool: string, method: string, capability: string): CallToolResult {
+  return textResult(`${tool}: the host cannot answer ${method} (the request's client capabilities declare no ${capability})`, true);
 }

@@ -1,5 +1,5 @@
 /** @module incident-desk/tools/incident-summary: the two summaries of an incident, by the host's model or built locally. */
-import type { CreateMessageRequestParamsBase } from '@modelcontextprotocol/server';
+import type { CreateMessageRequestParamsBase, CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/server';
 
 import type { Incident } from '../data.js';
 
@@ -33,4 +33,13 @@ export function plainSummary(incident: Incident): string {
     `${incident.id} (${incident.severity}, ${incident.status}) on ${incident.service}: ${incident.title}. ` +
     `Latest: ${latest}. [plain summary: the host offers no sampling]`
   );
+}
+
+/** The text blocks of the model's reply, joined and trimmed ('' when it has none). */
+export function sampledText(result: CreateMessageResult | CreateMessageResultWithTools): string {
+  const blocks = Array.isArray(result.content) ? result.content : [result.content];
+  return blocks
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('\n')
+    .trim();
 }

@@ -17,7 +17,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const logger = loggerFromEnv(io.env, io.stderr);
-  const reports = await checkUpstreams(config, { logger, openTransport: (spec) => openUpstreamTransport(spec, { logger }) });
+  const reports = await checkUpstreams(config, { logger, openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }) });
   io.stdout.write(formatCheckReport(reports));
   return reports.every((report) => report.state === 'up') ? 0 : 1;
 }

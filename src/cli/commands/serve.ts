@@ -37,7 +37,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const operator = await setUpOperator(config, { env: io.env, listen: address, logger });
   const gateway = createGateway(config, {
     logger,
-    openTransport: (spec) => openUpstreamTransport(spec, { logger }),
+    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
     questions: { broker: operator.broker },
     metrics: operator.metrics,
   });

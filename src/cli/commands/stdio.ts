@@ -19,7 +19,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
-  const gateway = createGateway(config, { logger, openTransport: (spec) => openUpstreamTransport(spec, { logger }) });
+  const gateway = createGateway(config, { logger, openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }) });
   const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
   const stop = await Promise.race([edge.done.then(() => 'stdin closed'), io.untilSignal()]);
   logger.log('info', 'shutting down', { reason: stop });

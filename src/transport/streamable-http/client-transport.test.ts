@@ -198,3 +198,31 @@ test('an authorizer that cannot help leaves the refusal final; challenges are no
   assert.equal(attempts, 4, 'the first try and three retries');
   await transport.close();
 });
+
+test('a probe transport (standaloneStream: false) opens no GET stream after initialized', async () => {
+  const methods: string[] = [];
+  const upstream: Script = (body, req, res) => {
+    methods.push(req.method === 'GET' ? 'GET' : String(body.method));
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.write(': open\n\n');
+    }
+    if (body.method === 'initialize') {
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'probe' });
+      return void res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} }));
+    }
+    res.writeHead(202).end();
+  };
+  for (const standaloneStream of [false, true]) {
+    methods.length = 0;
+    script = upstream;
+    const transport = new StreamableHttpClientTransport(new URL(url), { standaloneStream });
+    collect(transport);
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(methods, standaloneStream ? ['initialize', 'notifications/initialized', 'GET'] : ['initialize', 'notifications/initialized']);
+    script = (_body, _req, res) => void res.writeHead(202).end();
+    await transport.close();
+  }
+});

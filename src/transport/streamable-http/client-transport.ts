@@ -25,6 +25,12 @@ export interface StreamableHttpClientOptions {
   /** Delay before reopening a dropped stream when the server did not say (`retry:`). */
   reconnectDelayMs?: number;
   authorizer?: HttpAuthorizer;
+  /**
+   * Whether to open the standalone GET stream after initialize (default true). A short-lived session (the
+   * startup probe) does not: it wants no server messages, and a stream it holds could catch ones meant for
+   * a real session of an upstream that cannot tell its sessions apart.
+   */
+  standaloneStream?: boolean;
 }
 
 /** Error code synthesized for a call whose response can no longer arrive (stream broken, body unreadable). */
@@ -44,6 +50,7 @@ export class StreamableHttpClientTransport implements Transport {
   #label: string;
   #reconnectDelayMs: number;
   #authorizer: HttpAuthorizer | undefined;
+  #standaloneStream: boolean;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #inflight = new Set<AbortController>();
@@ -58,6 +65,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#label = options.label ?? url.href;
     this.#reconnectDelayMs = options.reconnectDelayMs ?? 1000;
     this.#authorizer = options.authorizer;
+    this.#standaloneStream = options.standaloneStream ?? true;
   }
 
   get sessionId(): string | undefined {
@@ -93,7 +101,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (response.status === 202 || related === undefined) {
       this.#inflight.delete(controller);
       await response.body?.cancel().catch(() => undefined);
-      if ('method' in message && message.method === 'notifications/initialized') this.#openGetStream();
+      if ('method' in message && message.method === 'notifications/initialized' && this.#standaloneStream) this.#openGetStream();
       return;
     }
     const contentType = response.headers.get('content-type') ?? '';
