@@ -62,7 +62,7 @@ describe('switchboard binary', () => {
     assert.deepEqual(flag, { code: 2, stdout: '', stderr: 'switchboard: check: unknown option --verbose (try: switchboard check --help)\n' });
   });
 
-  it('serve --listen 127.0.0.1:0 prints the real bound URL once ready, and exits 0 on SIGTERM', { timeout: 20_000 }, async () => {
+  it('serve --listen 127.0.0.1:0 prints the real bound URL once ready, and exits 0 on SIGTERM', { timeout: 20_000 }, async (t) => {
     const dir = await tempDirWith({
       'gw.yaml': 'upstreams:\n  gone:\n    command: node\n    args: ["-e", "process.exit(3)"]\n',
     });
@@ -71,11 +71,14 @@ describe('switchboard binary', () => {
       env: { ...process.env, SWITCHBOARD_LOG: 'error' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A failed assertion must not leave the gateway running (the test runner would wait for it forever).
+    t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
     let stdout = '';
     const line = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (c: Buffer) => {
         stdout += c.toString();
-        if (stdout.includes('\n')) resolve(stdout);
+        // The first line only: the operator console line may come in the same chunk.
+        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n') + 1));
       });
       child.on('close', (code) => reject(new Error(`exited early with ${code}`)));
     });

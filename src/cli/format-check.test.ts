@@ -41,3 +41,14 @@ describe('formatCheckReport', () => {
     assert.match(text, /All 1 upstream OK\.\n$/);
   });
 });
+
+describe('formatCheckReport: eras', () => {
+  it('names the era of each upstream beside its revision', () => {
+    const text = formatCheckReport([
+      { name: 'desk', transport: 'stdio', state: 'up', era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: {} } },
+      { name: 'old', transport: 'sse', state: 'up', era: 'legacy', protocolVersion: '2024-11-05', capabilities: {} },
+    ]);
+    assert.match(text, /desk \(stdio\): ok\n {2}era: {10}modern \(stateless, no initialize\)\n {2}revision: {5}2026-07-28\n/);
+    assert.match(text, /old \(sse\): ok\n {2}era: {10}legacy \(initialize, sessions\)\n {2}revision: {5}2024-11-05\n/);
+  });
+});

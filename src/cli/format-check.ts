@@ -14,6 +14,7 @@ function formatOne(report: UpstreamReport): string[] {
     row('reason', report.error ?? (report.state === 'pending' ? 'not tried yet' : 'unknown error'));
     return lines;
   }
+  if (report.era !== undefined) row('era', report.era === 'modern' ? 'modern (stateless, no initialize)' : 'legacy (initialize, sessions)');
   row('revision', report.protocolVersion ?? 'unknown');
   if (report.serverInfo?.name !== undefined) row('server', [report.serverInfo.name, report.serverInfo.version].filter(Boolean).join(' '));
   const capabilities = Object.keys(report.capabilities ?? {}).sort();

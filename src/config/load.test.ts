@@ -355,6 +355,8 @@ describe('parseConfigText', () => {
           tools: { deny: [], rename: {} },
           requestTimeoutMs: 300_000,
           connectTimeoutMs: 30_000,
+          era: 'auto',
+          inputRequired: { maxRounds: 8, deadlineMs: 300_000 },
           url: 'https://mcp.example.test/mcp',
           headers: {},
         },

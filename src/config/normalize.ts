@@ -52,6 +52,8 @@ function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: st
     requestTimeoutMs: upstream.timeout,
     connectTimeoutMs: upstream.connectTimeout,
     ...(upstream.questions === undefined ? {} : { questions: normalizeQuestions(upstream.questions) }),
+    era: upstream.era,
+    inputRequired: { maxRounds: upstream.inputRequired.maxRounds, deadlineMs: upstream.inputRequired.deadline ?? upstream.timeout },
   };
   if (upstream.command !== undefined) {
     return {

@@ -28,6 +28,8 @@ export const DEFAULTS = {
   maxDelay: '60s',
   route: 'host-then-operator',
   questionTimeout: '5m',
+  era: 'auto',
+  maxRounds: 8,
   store: 'sqlite',
   storePath: 'data/switchboard.db',
 } as const;
@@ -178,6 +180,22 @@ const upstreamQuestionsSchema = z
   })
   .meta({ description: 'Question routing for this upstream (falls back to the gateway-wide questions settings).' });
 
+/** How a legacy host's call to a 2026-07-28 upstream that answers `input_required` is carried through (the gateway asks, then retries). */
+const inputRequiredSchema = z
+  .strictObject({
+    maxRounds: z
+      .int()
+      .min(1)
+      .max(100)
+      .default(DEFAULTS.maxRounds)
+      .meta({ description: 'How many times one call may answer input_required before the gateway gives up (the call then fails, naming the reason).' }),
+    deadline: duration(
+      'Total time one call may take upstream across all its rounds (default: the upstream\'s timeout); the clock stops while a question is open.',
+      1,
+    ).optional(),
+  })
+  .meta({ description: 'The retry loop the gateway runs for a legacy host when this upstream (2026-07-28) answers tools/call, prompts/get or resources/read with input_required.' });
+
 /** Where the authorization server sends the code back; nothing listens there yet (docs/design/004-upstream-oauth.md). */
 const DEFAULT_REDIRECT_URL = 'http://127.0.0.1/oauth/callback';
 
@@ -246,6 +264,14 @@ export const upstreamSchema = z
     timeout: duration('How long a forwarded request may wait for the upstream.', 1).prefault(DEFAULTS.timeout),
     connectTimeout: duration('How long connecting and initializing may take.', 1).prefault(DEFAULTS.connectTimeout),
     questions: upstreamQuestionsSchema.optional(),
+    era: z
+      .enum(['auto', 'legacy', 'modern'])
+      .default(DEFAULTS.era)
+      .meta({
+        description:
+          'Which protocol era to speak: auto (initialize first, the hosts\' era; server/discover when initialize is refused; the verdict is remembered and checked again when the upstream changes), legacy (initialize only, 2024-11-05 to 2025-11-25), modern (server/discover only: 2026-07-28, no sessions).',
+      }),
+    inputRequired: inputRequiredSchema.prefault({}),
   })
   .superRefine((upstream, ctx) => {
     const { command, url, transport } = upstream;
@@ -267,6 +293,7 @@ export const upstreamSchema = z
     if (command !== undefined && upstream.headers !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['headers']);
     if (upstream.auth !== undefined && command !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['auth']);
     else if (upstream.auth !== undefined && transport === 'sse') custom(ctx, 'only applies to streamable-http upstreams (legacy HTTP+SSE servers predate MCP authorization)', ['auth']);
+    if (upstream.era === 'modern' && transport === 'sse') custom(ctx, 'cannot be modern with transport sse (HTTP+SSE servers speak 2024-11-05)', ['era']);
   })
   .meta({ description: 'One upstream MCP server: stdio (command) or HTTP (url).', ...upstreamJsonRules });
 

@@ -2,6 +2,8 @@
 
 export type NamingStrategy = 'prefix-on-conflict' | 'prefix' | 'priority' | 'manual';
 export type SharingMode = 'per-session' | 'shared';
+/** Which protocol era an upstream is spoken to in: detected (`auto`), or pinned. */
+export type EraSetting = 'auto' | 'legacy' | 'modern';
 
 export interface ToolFilter {
   /** When set, only these (original) tool names are exposed. */
@@ -31,6 +33,10 @@ interface UpstreamCommon {
   connectTimeoutMs: number;
   /** Question routing for this upstream and, by the upstream's own tool name, its tools. */
   questions?: QuestionOverride & { tools?: Record<string, QuestionOverride> };
+  /** `auto`: probe with server/discover, fall back to initialize; or pinned to one era (an `sse` upstream is always legacy). */
+  era: EraSetting;
+  /** The loop the gateway runs for a legacy host when this (2026-07-28) upstream answers input_required. */
+  inputRequired: { maxRounds: number; deadlineMs: number };
 }
 
 export interface StdioUpstreamSpec extends UpstreamCommon {

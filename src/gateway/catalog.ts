@@ -4,8 +4,10 @@
  */
 
 import type { NamingStrategy, ToolFilter } from '../config/types.js';
+import { readCacheHints } from '../protocol/cache-hints.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import { applyNaming } from './naming.js';
 import type { UpstreamLink } from './upstream-link.js';
@@ -41,15 +43,27 @@ export interface CatalogOptions {
   logger: Logger;
 }
 
-/** Fetches every page of a list from one upstream session, cached on the session until list_changed. */
+/** The longest a timer can wait (Node fires longer ones at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Fetches every page of a list from one upstream session, cached on the session: until list_changed for a
+ * legacy upstream; for as long as every page's `ttlMs` allows for a 2026-07-28 one (which sends no
+ * list_changed without a subscription; 0 or a missing hint means the next list asks again).
+ */
 export function fetchAll(session: UpstreamSession, kind: ListKind): Promise<JsonObject[]> {
   const cached = session.listCache.get(kind);
   if (cached) return cached;
+  let ttlMs = session.era === 'modern' ? MAX_TIMER_MS : Number.POSITIVE_INFINITY;
   const loading = (async () => {
     const items: JsonObject[] = [];
     let cursor: unknown;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const result = await session.request(LIST_METHOD[kind], cursor === undefined ? undefined : { cursor });
+      if (session.era === 'modern') {
+        const hints = readCacheHints(result);
+        ttlMs = Math.min(ttlMs, hints.ok ? hints.hints.ttlMs : 0);
+      }
       const batch = result[kind];
       if (Array.isArray(batch)) items.push(...batch.filter(isObject));
       cursor = result.nextCursor;
@@ -58,7 +72,17 @@ export function fetchAll(session: UpstreamSession, kind: ListKind): Promise<Json
     return items;
   })();
   session.listCache.set(kind, loading);
-  loading.catch(() => session.listCache.delete(kind));
+  const forget = () => {
+    if (session.listCache.get(kind) === loading) session.listCache.delete(kind);
+  };
+  loading.then(
+    () => {
+      if (ttlMs === Number.POSITIVE_INFINITY) return;
+      if (ttlMs <= 0) forget();
+      else setTimeout(forget, ttlMs).unref();
+    },
+    forget,
+  );
   return loading;
 }
 
@@ -113,6 +137,30 @@ export class Catalog {
     if (known) return known;
     await this.list(kind);
     return this.#routes[kind].get(key);
+  }
+
+  /** The route of a tool or prompt a host named; GW_ERR_UNKNOWN_TOOL / GW_ERR_UNKNOWN_PROMPT when none has that name. */
+  async routeNamed(kind: 'tools' | 'prompts', name: unknown): Promise<Route> {
+    if (typeof name !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: name must be a string`);
+    const route = await this.route(kind, name);
+    if (route) return route;
+    throw kind === 'tools' ? new GatewayError('GW_ERR_UNKNOWN_TOOL', `Unknown tool: ${name}`) : new GatewayError('GW_ERR_UNKNOWN_PROMPT', `Unknown prompt: ${name}`);
+  }
+
+  /**
+   * The upstream of a resource URI: the one that listed it, else the one with a matching template, else the
+   * only upstream offering resources at all; GW_ERR_UNKNOWN_RESOURCE otherwise.
+   */
+  async routeResource(uri: unknown): Promise<Route> {
+    if (typeof uri !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: uri must be a string');
+    const exact = await this.route('resources', uri);
+    if (exact) return { link: exact.link, name: uri };
+    for (const [template, route] of await this.templates()) {
+      if (matchesTemplate(template, uri)) return { link: route.link, name: uri };
+    }
+    const capable = this.#links.filter((link) => isObject(link.current()?.serverCapabilities.resources));
+    if (capable.length === 1 && capable[0]) return { link: capable[0], name: uri };
+    throw new GatewayError('GW_ERR_UNKNOWN_RESOURCE', `Resource not found: ${uri}`);
   }
 
   /** Every template route (for matching a URI against templates). */

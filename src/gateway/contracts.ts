@@ -49,6 +49,8 @@ export interface UpstreamReport {
   state: UpstreamState;
   /** Why the last attempt failed, when state is 'down'. */
   error?: string;
+  /** `legacy` (initialize, sessions) or `modern` (2026-07-28, stateless), as last detected or configured. */
+  era?: 'legacy' | 'modern';
   protocolVersion?: string;
   serverInfo?: { name?: string; version?: string };
   capabilities?: Record<string, unknown>;

@@ -24,6 +24,8 @@ export const GatewayErrorCode = {
   GW_ERR_SESSION_CLOSED: 'GW_ERR_SESSION_CLOSED',
   GW_ERR_UPSTREAM_AUTH_REQUIRED: 'GW_ERR_UPSTREAM_AUTH_REQUIRED',
   GW_ERR_UPSTREAM_AUTH_FAILED: 'GW_ERR_UPSTREAM_AUTH_FAILED',
+  GW_ERR_UPSTREAM_INVALID_RESULT: 'GW_ERR_UPSTREAM_INVALID_RESULT',
+  GW_ERR_INPUT_REQUIRED_FAILED: 'GW_ERR_INPUT_REQUIRED_FAILED',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -48,6 +50,8 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_SESSION_CLOSED: RpcCode.InternalError,
   GW_ERR_UPSTREAM_AUTH_REQUIRED: RpcCode.UpstreamUnavailable,
   GW_ERR_UPSTREAM_AUTH_FAILED: RpcCode.UpstreamUnavailable,
+  GW_ERR_UPSTREAM_INVALID_RESULT: RpcCode.InternalError,
+  GW_ERR_INPUT_REQUIRED_FAILED: RpcCode.InternalError,
 };
 
 /** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */

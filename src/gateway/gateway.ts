@@ -11,6 +11,8 @@ import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport, TransportPurpose } from '../transport/transport.js';
 import type { GatewayHandle, HealthReport, HostChannel, HostSession } from './contracts.js';
@@ -19,9 +21,9 @@ import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
 import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
 import { QuestionPolicy } from './question-policy.js';
+import { connectUpstream } from './upstream-connect.js';
 import { UpstreamLink } from './upstream-link.js';
-import type { InitializeParams, PendingCall, UpstreamHandlers } from './upstream-session.js';
-import { UpstreamSession } from './upstream-session.js';
+import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
@@ -138,8 +140,9 @@ class Gateway implements GatewayHandle {
   async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
     const init = host.initParamsFor(spec.name);
     if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
-    const session = await this.#connect(spec, init, (created) => this.#owners.set(created, host));
-    if (host.logLevel && isObject(session.serverCapabilities.logging)) {
+    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), (created) => this.#owners.set(created, host));
+    // A 2026-07-28 upstream gets the level in each request's envelope instead.
+    if (session.era === 'legacy' && host.logLevel && isObject(session.serverCapabilities.logging)) {
       await session.request('logging/setLevel', { level: host.logLevel }).catch(() => undefined);
     }
     return session;
@@ -151,24 +154,34 @@ class Gateway implements GatewayHandle {
    * attributed to (see README, "Sharing an upstream session").
    */
   #openShared(spec: UpstreamSpec): Promise<UpstreamSession> {
-    return this.#connect(spec, { protocolVersion: LATEST_LEGACY_REVISION, capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
+    const init = { protocolVersion: LATEST_LEGACY_REVISION, capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO };
+    // A 2026-07-28 upstream gets each host's own envelope on its calls; this one is for lists and the like.
+    const envelope = upstreamEnvelope({ hostCapabilities: RELAYABLE_CAPABILITIES, hostRevision: LATEST_LEGACY_REVISION, clientInfo: SWITCHBOARD_INFO });
+    return this.#connect(spec, init, () => envelope);
   }
 
-  async #connect(spec: UpstreamSpec, init: InitializeParams, adopt?: (session: UpstreamSession) => void): Promise<UpstreamSession> {
+  async #connect(spec: UpstreamSpec, init: InitializeParams, envelope: () => RequestEnvelope, adopt?: (session: UpstreamSession) => void): Promise<UpstreamSession> {
     const status = this.#status.get(spec.name) as UpstreamStatus;
-    const session = new UpstreamSession(spec, this.#options.openTransport(spec), this.#handlers, this.#logger);
-    adopt?.(session);
+    let session: UpstreamSession;
     try {
-      await session.connect(init);
+      session = await connectUpstream({
+        spec,
+        open: () => this.#options.openTransport(spec),
+        handlers: this.#handlers,
+        logger: this.#logger,
+        remembered: status.era,
+        init,
+        envelope,
+        ...(adopt ? { adopt } : {}),
+      });
     } catch (error) {
-      await session.close();
       const reason = error instanceof Error ? error.message : String(error);
       this.#markDown(spec, reason);
       throw error instanceof ProtocolError || error instanceof GatewayError
         ? error
         : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });
     }
-    if (status.report.state !== 'up') status.succeeded(probeReportOf(session));
+    if (status.report.state !== 'up' || status.era !== session.era) status.succeeded(probeReportOf(session));
     this.#options.metrics?.upstreamState(spec.name, true);
     return session;
   }
@@ -181,10 +194,10 @@ class Gateway implements GatewayHandle {
       const shared = this.#shared.get(spec.name);
       const report = shared
         ? await shared.get().then((session) => probeReportOf(session))
-        : await probeUpstream(spec, this.#options.openTransport(spec, 'probe'), this.#logger);
+        : await probeUpstream(spec, () => this.#options.openTransport(spec, 'probe'), this.#logger, status.era);
       status.succeeded(report);
       this.#options.metrics?.upstreamState(spec.name, true);
-      this.#logger.log('info', `upstream '${spec.name}' is up`, { protocolVersion: report.protocolVersion });
+      this.#logger.log('info', `upstream '${spec.name}' is up`, { era: report.era, protocolVersion: report.protocolVersion });
     } catch (error) {
       // A shared link's failed connect has already been recorded (and rescheduled) by #connect.
       if (!this.#shared.has(spec.name)) this.#markDown(spec, error instanceof Error ? error.message : String(error));

@@ -4,7 +4,7 @@
  */
 
 import type { QuestionBroker } from '../broker/broker.js';
-import type { QuestionAnswer, QuestionMethod, QuestionRecord } from '../broker/question.js';
+import type { QuestionMethod, QuestionRecord } from '../broker/question.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
@@ -18,23 +18,28 @@ import type {
   JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
-import { LATEST_LEGACY_REVISION, negotiateRevision, revisionAtLeast } from '../protocol/revisions.js';
+import { isLogLevel } from '../protocol/meta-keys.js';
+import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import { upstreamEnvelope } from '../protocol/request-envelope.js';
+import { withoutModernResultFields } from '../protocol/result-type.js';
+import { LATEST_LEGACY_REVISION, negotiateRevision } from '../protocol/revisions.js';
 import type { ListKind, Route } from './catalog.js';
-import { Catalog, matchesTemplate } from './catalog.js';
+import { Catalog } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
+import { eraChangeOf } from './era-probe.js';
 import { GatewayError, toProtocolError } from './errors.js';
+import { brokerAnswer, checkHostAnswer } from './host-answer.js';
+import { carryInputRequired } from './input-call.js';
 import type { Logger } from './logger.js';
 import { checkOperatorAnswer, upstreamReply } from './operator-answer.js';
 import { paginate } from './pagination.js';
 import type { QuestionPolicy } from './question-policy.js';
 import { withOperatorCapabilities } from './question-policy.js';
 import type { UpstreamLink } from './upstream-link.js';
-import type { UpstreamSession } from './upstream-session.js';
+import type { CallOptions, UpstreamSession } from './upstream-session.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
+import { requiredUrlElicitationIds } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
-import { validateElicitAnswer } from '../translation/elicitation-answer.js';
-import { fillHiddenDefaults } from '../translation/elicitation-defaults.js';
-import { checkAnswerLimits } from '../translation/elicitation-limits.js';
 import type { QuestionPlan } from '../translation/plan-question.js';
 import { planQuestion } from '../translation/plan-question.js';
 import { downgradeResult } from '../translation/result-downgrade.js';
@@ -114,6 +119,8 @@ interface InFlight {
   upstreamId: number;
   /** For tools/call: the tool as the host named it, and as its upstream does. */
   tool?: { host: string; upstream: string };
+  /** Aborted when the host cancels the call (stops a 2026-07-28 upstream's input rounds). */
+  abort?: AbortController;
 }
 
 const LIST_KIND_OF: Record<string, ListKind> = {
@@ -175,6 +182,22 @@ export class GatewayHostSession implements HostSession {
     };
   }
 
+  /**
+   * The `_meta` envelope of this host's requests to a 2026-07-28 upstream: the capabilities an upstream is
+   * told in initialize (the host's relayable ones, plus an operator's), in 2026 form; the host's client
+   * info when it is a proper one; its log level when it set one.
+   */
+  envelopeFor(upstream: string): RequestEnvelope {
+    const init = this.initParamsFor(upstream);
+    const info = init?.clientInfo;
+    return upstreamEnvelope({
+      hostCapabilities: init?.capabilities ?? {},
+      hostRevision: init?.protocolVersion ?? LATEST_LEGACY_REVISION,
+      ...(info && typeof info.name === 'string' && typeof info.version === 'string' ? { clientInfo: { ...info, name: info.name, version: info.version } } : {}),
+      ...(isLogLevel(this.#logLevel) ? { logLevel: this.#logLevel } : {}),
+    });
+  }
+
   get clientCapabilities(): JsonObject {
     return this.#init?.capabilities ?? {};
   }
@@ -208,33 +231,15 @@ export class GatewayHostSession implements HostSession {
   checkResponse(message: JsonRpcResponse): ResponseCheck {
     const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
     if (!question) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
-    const answer = this.#answerFor(question, message);
+    const answer = checkHostAnswer(question, message);
     return answer.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: answer.reason };
-  }
-
-  /**
-   * What the upstream gets for a host's answer, or why the answer is refused. A form answer must pass
-   * the limits and the schema the host was sent; when that schema was downgraded, the defaults the host
-   * never saw are filled in and the result must also satisfy the upstream's own schema. Anything else
-   * (and every answer of a host that was sent the upstream's schema as is) goes through untouched.
-   */
-  #answerFor(question: RelayedQuestion, message: JsonRpcResponse): { ok: true; result: JsonObject | undefined } | { ok: false; reason: string } {
-    if (isErrorResponse(message)) return { ok: true, result: undefined };
-    if (question.requestedSchema === undefined) return { ok: true, result: message.result };
-    const limit = checkAnswerLimits(message.result);
-    if (limit) return { ok: false, reason: `Invalid answer: ${limit}` };
-    const verdict = validateElicitAnswer(message.result, question.requestedSchema);
-    if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}` };
-    if (question.upstreamSchema === undefined) return { ok: true, result: message.result };
-    const filled = fillHiddenDefaults(message.result, question.upstreamSchema, question.requestedSchema);
-    const upstreamVerdict = validateElicitAnswer(filled, question.upstreamSchema);
-    return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}` };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const [key, flight] of this.#inFlight) {
+      flight.abort?.abort();
       flight.upstream.cancel(flight.upstreamId, 'the host session closed');
       this.#inFlight.delete(key);
     }
@@ -496,14 +501,14 @@ export class GatewayHostSession implements HostSession {
     if (listKind) return this.#list(listKind, params);
     switch (request.method) {
       case 'tools/call':
-        return this.#call(request, await this.#routeByName('tools', params.name, 'GW_ERR_UNKNOWN_TOOL', 'Unknown tool'), 'name');
+        return this.#call(request, await this.#requireCatalog().routeNamed('tools', params.name), 'name');
       case 'prompts/get':
-        return this.#call(request, await this.#routeByName('prompts', params.name, 'GW_ERR_UNKNOWN_PROMPT', 'Unknown prompt'), 'name');
+        return this.#call(request, await this.#requireCatalog().routeNamed('prompts', params.name), 'name');
       case 'resources/read':
-        return this.#call(request, await this.#routeResource(params.uri), 'uri');
+        return this.#call(request, await this.#requireCatalog().routeResource(params.uri), 'uri');
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
-        const route = await this.#routeResource(params.uri);
+        const route = await this.#requireCatalog().routeResource(params.uri);
         const result = await this.#call(request, route, 'uri');
         if (request.method === 'resources/subscribe') this.#subscriptions.add(route.name);
         else this.#subscriptions.delete(route.name);
@@ -546,37 +551,17 @@ export class GatewayHostSession implements HostSession {
     return result;
   }
 
-  async #routeByName(kind: 'tools' | 'prompts', name: unknown, code: 'GW_ERR_UNKNOWN_TOOL' | 'GW_ERR_UNKNOWN_PROMPT', label: string): Promise<Route> {
-    if (typeof name !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: name must be a string`);
-    const route = await this.#requireCatalog().route(kind, name);
-    if (!route) throw new GatewayError(code, `${label}: ${name}`);
-    return route;
-  }
-
-  async #routeResource(uri: unknown): Promise<Route> {
-    if (typeof uri !== 'string') throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: uri must be a string');
-    const catalog = this.#requireCatalog();
-    const exact = await catalog.route('resources', uri);
-    if (exact) return { link: exact.link, name: uri };
-    for (const [template, route] of await catalog.templates()) {
-      if (matchesTemplate(template, uri)) return { link: route.link, name: uri };
-    }
-    const capable = this.#links.filter((link) => isObject(link.current()?.serverCapabilities.resources));
-    if (capable.length === 1 && capable[0]) return { link: capable[0], name: uri };
-    throw new GatewayError('GW_ERR_UNKNOWN_RESOURCE', `Resource not found: ${uri}`);
-  }
-
   async #complete(request: JsonRpcRequest): Promise<JsonObject> {
     const params = request.params ?? {};
     const ref = isObject(params.ref) ? params.ref : {};
     if (ref.type === 'ref/prompt') {
-      const route = await this.#routeByName('prompts', ref.name, 'GW_ERR_UNKNOWN_PROMPT', 'Unknown prompt');
+      const route = await this.#requireCatalog().routeNamed('prompts', ref.name);
       return (await this.#forward(request, route.link, { ...params, ref: { ...ref, name: route.name } })) ?? {};
     }
     if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
       const route = await this.#requireCatalog().route('resourceTemplates', ref.uri);
       if (route) return (await this.#forward(request, route.link, params)) ?? {};
-      return this.#call(request, await this.#routeResource(ref.uri), 'none').then((r) => r ?? {});
+      return this.#call(request, await this.#requireCatalog().routeResource(ref.uri), 'none').then((r) => r ?? {});
     }
     throw new GatewayError('GW_ERR_INVALID_PARAMS', 'Invalid params: ref must be a ref/prompt or ref/resource');
   }
@@ -589,7 +574,8 @@ export class GatewayHostSession implements HostSession {
         .filter((link) => link.spec.sharing === 'per-session')
         .map(async (link) => {
           const session = link.current();
-          if (!session || !isObject(session.serverCapabilities.logging)) return;
+          // A 2026-07-28 upstream has no logging/setLevel: the level travels in each request's envelope.
+          if (!session || session.era === 'modern' || !isObject(session.serverCapabilities.logging)) return;
           await session.request('logging/setLevel', { level: params.level }).catch((error: unknown) => {
             this.#env.logger.log('warn', `logging/setLevel failed on upstream '${link.spec.name}'`, { error: String(error) });
           });
@@ -604,16 +590,20 @@ export class GatewayHostSession implements HostSession {
     return this.#forward(request, route.link, out);
   }
 
-  /** Sends a host request to an upstream, with progress relayed back; one retry on a forgotten session. */
+  /**
+   * Sends a host request to an upstream, with progress relayed back. One retry on a new upstream session
+   * when the upstream forgot ours or its era changed (the new session detects the era again).
+   */
   async #forward(request: JsonRpcRequest, link: UpstreamLink, params: JsonObject): Promise<JsonObject | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const session = await link.get();
       try {
         return await this.#forwardOnce(request, session, params);
       } catch (error) {
-        if (error instanceof TransportError && error.sessionExpired && attempt === 0) {
-          this.#env.logger.log('info', `upstream '${link.spec.name}' forgot our session; opening a new one`, { session: this.id });
-          link.discard(session);
+        const changed = attempt === 0 ? eraChangeOf(session.era, error) : undefined;
+        if (changed !== undefined) {
+          this.#env.logger.log('info', `upstream '${link.spec.name}' ${changed}; opening a new session`, { session: this.id });
+          link.discard(session, { redetect: true });
           continue;
         }
         if (error instanceof TransportError) {
@@ -637,18 +627,41 @@ export class GatewayHostSession implements HostSession {
     const tool = request.method === 'tools/call' && typeof request.params?.name === 'string' && typeof params.name === 'string'
       ? { host: request.params.name, upstream: params.name }
       : undefined;
-    const promise = session.request(request.method, outParams, {
+    const abort = new AbortController();
+    const envelope = session.era === 'modern' ? this.envelopeFor(session.spec.name) : undefined;
+    const options = (timeoutMs?: number): CallOptions => ({
       context: { hostSessionId: this.id, hostRequestId: request.id },
       wantsProgress: hostToken !== undefined,
       onProgress:
         hostToken === undefined
           ? undefined
           : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
-      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, ...(tool ? { tool } : {}) }),
+      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, abort, ...(tool ? { tool } : {}) }),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
+      ...(envelope ? { envelope } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
+    const sentAt = performance.now();
     try {
-      return await promise;
+      const result = await session.request(request.method, outParams, options());
+      if (session.era === 'legacy') return result;
+      // Pair 3 of the era bridge: the gateway asks each round's questions the usual way and retries (input-call.ts).
+      const complete = result.resultType === 'input_required'
+        ? await carryInputRequired({
+          request,
+          session,
+          params: outParams,
+          first: result,
+          spentMs: performance.now() - sentAt,
+          options,
+          signal: abort.signal,
+          deliver: (question) => this.deliverQuestion(session, question, { callId: this.#inFlight.get(key)?.upstreamId, relatedRequestId: request.id, pause: [] }),
+          logger: this.#env.logger,
+          hostSessionId: this.id,
+        })
+        : result;
+      // Every host is a legacy one: the 2026-only result fields go.
+      return withoutModernResultFields(complete);
     } finally {
       this.#inFlight.delete(key);
     }
@@ -665,6 +678,7 @@ export class GatewayHostSession implements HostSession {
         const flight = this.#inFlight.get(key);
         if (!flight) return;
         this.#inFlight.delete(key);
+        flight.abort?.abort();
         flight.upstream.cancel(flight.upstreamId, typeof params.reason === 'string' ? params.reason : 'cancelled by the host');
         this.#settleQuestionsOfCall(flight);
         return;
@@ -677,8 +691,10 @@ export class GatewayHostSession implements HostSession {
       }
       case 'notifications/roots/list_changed':
         for (const link of this.#links) {
-          if (link.spec.sharing !== 'per-session') continue;
-          void link.current()?.notify('notifications/roots/list_changed').catch(() => undefined);
+          const session = link.current();
+          // 2026-07-28 has no such notification: a modern upstream asks for roots each time it needs them.
+          if (link.spec.sharing !== 'per-session' || session?.era === 'modern') continue;
+          void session?.notify('notifications/roots/list_changed').catch(() => undefined);
         }
         return;
       default:
@@ -690,7 +706,7 @@ export class GatewayHostSession implements HostSession {
     if (typeof message.id !== 'string') return;
     const question = this.#questions.get(message.id);
     if (!question) return; // the HTTP edge refuses these before they get here
-    const answer = this.#answerFor(question, message);
+    const answer = checkHostAnswer(question, message);
     if (!answer.ok) {
       // The question stays open: the host may answer again (the HTTP edge already told it why).
       this.#env.logger.log('warn', `host answer to ${message.id} refused: ${answer.reason}`, { session: this.id });
@@ -742,20 +758,8 @@ export class GatewayHostSession implements HostSession {
    * host can take it (2025-11-25 and `elicitation.url`).
    */
   #noteUrlElicitationsRequired(upstream: UpstreamSession, error: JsonRpcErrorObject): void {
-    if (error.code !== RpcCode.UrlElicitationRequired || !this.#takesUrlElicitations()) return;
-    const listed = isObject(error.data) && Array.isArray(error.data.elicitations) ? error.data.elicitations : [];
-    for (const elicitation of listed) {
-      if (isObject(elicitation) && typeof elicitation.elicitationId === 'string') {
-        // The call ends with this error, so its completion can only go outside any call.
-        this.#env.urlElicitations.register(upstream.key, elicitation.elicitationId, this);
-      }
-    }
-  }
-
-  #takesUrlElicitations(): boolean {
-    if (!this.#init || !revisionAtLeast(this.#init.protocolVersion, '2025-11-25')) return false;
-    const elicitation = upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion).elicitation;
-    return isObject(elicitation) && isObject(elicitation.url);
+    // The call ends with this error, so its completion can only go outside any call.
+    for (const id of requiredUrlElicitationIds(error, this.#init)) this.#env.urlElicitations.register(upstream.key, id, this);
   }
 
   /** The host cancelled a call: the questions it had asked are void too. */
@@ -784,17 +788,6 @@ export class GatewayHostSession implements HostSession {
     if (!this.#catalog) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
     return this.#catalog;
   }
-}
-
-/** A host's answer in the broker's terms, for the record. */
-function brokerAnswer(method: string, message: JsonRpcResponse, checked: JsonObject | undefined): QuestionAnswer {
-  if (isErrorResponse(message)) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
-  const result = checked ?? message.result;
-  if (method === 'elicitation/create') {
-    const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
-    return isObject(result.content) ? { action, content: result.content } : { action };
-  }
-  return { action: 'accept', result };
 }
 
 function keyOf(id: JsonRpcId): string {

@@ -4,13 +4,16 @@ import type { UpstreamSpec } from '../config/types.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { upstreamEnvelope } from '../protocol/request-envelope.js';
+import type { Era } from '../protocol/revisions.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport } from '../transport/transport.js';
 import type { ListKind } from './catalog.js';
 import { fetchAll } from './catalog.js';
 import type { UpstreamReport } from './contracts.js';
 import type { Logger } from './logger.js';
-import { UpstreamSession } from './upstream-session.js';
+import { connectUpstream } from './upstream-connect.js';
+import type { UpstreamSession } from './upstream-session.js';
 
 export const SWITCHBOARD_INFO = { name: 'switchboard', version: '0.1.0' };
 
@@ -26,19 +29,28 @@ const COUNTED: [ListKind, string][] = [
   ['prompts', 'prompts'],
 ];
 
-export async function probeUpstream(spec: UpstreamSpec, transport: Transport, logger: Logger): Promise<ProbeReport> {
-  const session = new UpstreamSession(
+/** What the probe and `check` present themselves as: no capabilities, in either era. */
+const PROBE_INIT = { protocolVersion: LATEST_LEGACY_REVISION, capabilities: {}, clientInfo: SWITCHBOARD_INFO };
+
+/**
+ * Connects once (detecting the era unless `remembered` or the config says it), counts what the upstream
+ * offers, and disconnects. `open` gives a new connection each time (the era probe may need a second one).
+ */
+export async function probeUpstream(spec: UpstreamSpec, open: () => Transport, logger: Logger, remembered?: Era): Promise<ProbeReport> {
+  const session = await connectUpstream({
     spec,
-    transport,
-    {
+    open,
+    logger,
+    remembered,
+    init: PROBE_INIT,
+    envelope: () => upstreamEnvelope({ hostCapabilities: {}, hostRevision: LATEST_LEGACY_REVISION, clientInfo: SWITCHBOARD_INFO }),
+    handlers: {
       onRequest: (s, request) => (request.method === 'ping' ? s.respond(request.id, {}) : s.respondError(request.id, probeRefusal(request.method))),
       onNotification: () => undefined,
       onClose: () => undefined,
     },
-    logger,
-  );
+  });
   try {
-    await session.connect({ protocolVersion: LATEST_LEGACY_REVISION, capabilities: {}, clientInfo: SWITCHBOARD_INFO });
     const counts = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
     for (const [kind, capability] of COUNTED) {
       if (!isObject(session.serverCapabilities[capability])) continue;
@@ -57,6 +69,7 @@ function probeRefusal(method: string): ProtocolError {
 /** The report of a session that is already open (without counting its lists). */
 export function probeReportOf(session: UpstreamSession): ProbeReport {
   const report: ProbeReport = {
+    era: session.era,
     protocolVersion: session.protocolVersion,
     serverInfo: session.serverInfo as ProbeReport['serverInfo'],
     capabilities: session.serverCapabilities,

@@ -58,9 +58,13 @@ export class UpstreamLink {
     return this.#opening;
   }
 
-  /** Drops a session the upstream no longer knows (HTTP 404), so the next get() opens a new one. */
-  discard(session: UpstreamSession): void {
+  /**
+   * Drops a session the upstream no longer knows (HTTP 404) or whose era it no longer speaks, so the next
+   * get() opens a new one; with `redetect`, that one detects the upstream's era again.
+   */
+  discard(session: UpstreamSession, options: { redetect?: boolean } = {}): void {
     if (this.#session === session) this.#session = undefined;
+    if (options.redetect) this.#status.forgetEra();
     void session.close();
   }
 

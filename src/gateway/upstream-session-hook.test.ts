@@ -22,6 +22,8 @@ const SPEC = {
   tools: { deny: [], rename: {} },
   requestTimeoutMs: 5000,
   connectTimeoutMs: 5000,
+  era: 'legacy',
+  inputRequired: { maxRounds: 8, deadlineMs: 5000 },
 } satisfies UpstreamSpec;
 
 const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } };

@@ -21,6 +21,8 @@ const SPEC = {
   tools: { deny: [], rename: {} },
   requestTimeoutMs: 1000,
   connectTimeoutMs: 1000,
+  era: 'legacy',
+  inputRequired: { maxRounds: 8, deadlineMs: 1000 },
 } satisfies UpstreamSpec;
 
 /** A transport whose every send fails as the Streamable HTTP transport fails: a TransportError wrapping the cause. */

@@ -1,9 +1,10 @@
 /**
- * @module One MCP client session with one upstream over a Transport: the initialize handshake, request
- * ids of our own, per-call timeouts that pause while a host is answering, progress and cancellation.
+ * @module One MCP client session with one upstream over a Transport: the initialize handshake (legacy) or
+ * the per-request envelope (2026-07-28), request ids of our own, per-call timeouts that pause while a host
+ * is answering, progress and cancellation.
  */
 
-import { ProtocolError } from '../protocol/errors.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -13,6 +14,12 @@ import type {
   JsonRpcRequest,
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
+import { mayRequireInput } from '../protocol/input-required.js';
+import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import { withRequestEnvelope } from '../protocol/request-envelope.js';
+import { readResultType } from '../protocol/result-type.js';
+import type { Era } from '../protocol/revisions.js';
+import { MODERN_REVISION } from '../protocol/revisions.js';
 import type { UpstreamSpec } from '../config/types.js';
 import type { MessageInfo, Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
@@ -35,6 +42,8 @@ export interface CallOptions {
   wantsProgress?: boolean;
   /** Learns the upstream-side id synchronously (to cancel the call later). */
   onId?: (id: number) => void;
+  /** 2026-07-28: the envelope this request carries (the calling host's); else the session's own. */
+  envelope?: RequestEnvelope;
   /**
    * Sees the upstream's error response synchronously, before anything the upstream sent after it is
    * handled (the promise rejects a microtask later): what it tells must be known by then.
@@ -90,6 +99,21 @@ export interface InitializeParams {
   clientInfo: JsonObject;
 }
 
+/** What a 2026-07-28 upstream said of itself in `server/discover`. */
+export interface DiscoverInfo {
+  capabilities: JsonObject;
+  serverInfo: JsonObject | undefined;
+  instructions: string | undefined;
+}
+
+export interface UpstreamSessionOptions {
+  /** The envelope of a request to a 2026-07-28 upstream that names none of its own (lists, completions…). */
+  envelope?: () => RequestEnvelope;
+}
+
+/** How the gateway answered a question it made from an embedded input request: a result, or an error. */
+export type LocalAnswer = { result: JsonObject } | { error: JsonRpcErrorObject };
+
 let sessionCounter = 0;
 
 export class UpstreamSession {
@@ -100,8 +124,13 @@ export class UpstreamSession {
   serverCapabilities: JsonObject = {};
   serverInfo: JsonObject | undefined;
   instructions: string | undefined;
-  /** Cached list results (all pages), dropped on list_changed. */
+  /** Cached list results (all pages), dropped on list_changed (legacy) or when their `ttlMs` runs out (modern). */
   readonly listCache = new Map<string, Promise<JsonObject[]>>();
+  /**
+   * `legacy`: initialized, a session of its own (2024-11-05 … 2025-11-25). `modern`: 2026-07-28, no
+   * session: every request carries the envelope, results carry `resultType`, nothing is asked back.
+   */
+  era: Era = 'legacy';
 
   #transport: Transport;
   #handlers: UpstreamHandlers;
@@ -110,9 +139,14 @@ export class UpstreamSession {
   #pending = new Map<number, PendingEntry>();
   #closed = false;
   #closeReason = '';
+  #started = false;
+  #envelope: (() => RequestEnvelope) | undefined;
+  /** Questions the gateway made from this upstream's embedded input requests: their answers come back here, not over the wire. */
+  #localAnswers = new Map<JsonRpcId, (answer: LocalAnswer) => void>();
 
-  constructor(spec: UpstreamSpec, transport: Transport, handlers: UpstreamHandlers, logger: Logger) {
+  constructor(spec: UpstreamSpec, transport: Transport, handlers: UpstreamHandlers, logger: Logger, options: UpstreamSessionOptions = {}) {
     this.spec = spec;
+    this.#envelope = options.envelope;
     this.key = `${spec.name}#${++sessionCounter}`;
     this.#transport = transport;
     this.#handlers = handlers;
@@ -126,10 +160,18 @@ export class UpstreamSession {
     return this.#closed;
   }
 
+  /** Starts the transport (once). */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    const timeout = this.spec.connectTimeoutMs;
+    await withTimeout(this.#transport.start(), timeout, `upstream '${this.spec.name}' did not start within ${timeout} ms`);
+  }
+
   /** Starts the transport and performs initialize + notifications/initialized. */
   async connect(params: InitializeParams): Promise<void> {
     const timeout = this.spec.connectTimeoutMs;
-    await withTimeout(this.#transport.start(), timeout, `upstream '${this.spec.name}' did not start within ${timeout} ms`);
+    await this.start();
     const result = await this.request('initialize', params as unknown as JsonObject, { timeoutMs: timeout });
     this.protocolVersion = typeof result.protocolVersion === 'string' ? result.protocolVersion : undefined;
     this.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
@@ -137,6 +179,34 @@ export class UpstreamSession {
     this.instructions = typeof result.instructions === 'string' ? result.instructions : undefined;
     if (this.protocolVersion) this.#transport.setProtocolVersion?.(this.protocolVersion);
     await this.notify('notifications/initialized');
+  }
+
+  /** Starts the transport and asks `server/discover` as a 2026-07-28 request; resolves with the raw result (the caller judges it). */
+  async discover(envelope: RequestEnvelope): Promise<JsonObject> {
+    await this.start();
+    return this.request('server/discover', undefined, { timeoutMs: this.spec.connectTimeoutMs, envelope });
+  }
+
+  /** From now on this session speaks 2026-07-28: what `server/discover` said becomes what the upstream offers. */
+  adoptModern(info: DiscoverInfo): void {
+    this.era = 'modern';
+    this.protocolVersion = MODERN_REVISION;
+    this.serverCapabilities = info.capabilities;
+    this.serverInfo = info.serverInfo;
+    this.instructions = info.instructions;
+  }
+
+  /**
+   * The answer to `id`, a question the gateway made from an embedded input request of this upstream, goes
+   * to `handler` instead of the wire: respond() and respondError() for it call the handler once.
+   */
+  answerLocally(id: string, handler: (answer: LocalAnswer) => void): void {
+    this.#localAnswers.set(id, handler);
+  }
+
+  /** Whether `id` names such a question that is still unanswered. */
+  isLocalQuestion(id: JsonRpcId): boolean {
+    return this.#localAnswers.has(id);
   }
 
   /** Sends a request and resolves with its result; rejects with a ProtocolError or GatewayError. */
@@ -147,9 +217,11 @@ export class UpstreamSession {
     const id = this.#nextId++;
     options.onId?.(id);
     let outParams = params;
+    const envelope = options.envelope ?? (this.era === 'modern' ? this.#envelope?.() : undefined);
+    if (envelope) outParams = withRequestEnvelope(params, envelope);
     if (options.wantsProgress) {
-      const meta = isObject(params?._meta) ? params._meta : {};
-      outParams = { ...params, _meta: { ...meta, progressToken: id } };
+      const meta = isObject(outParams?._meta) ? outParams._meta : {};
+      outParams = { ...outParams, _meta: { ...meta, progressToken: id } };
     }
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: PendingEntry = {
@@ -191,15 +263,43 @@ export class UpstreamSession {
     clearTimeout(entry.timer);
     this.#done(entry, 'cancelled');
     entry.reject(new GatewayError('GW_ERR_REQUEST_CANCELLED', reason));
-    void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
+    this.#cancelUpstream(id, reason);
   }
 
+  /** Answers a question of the upstream's (a 2026-07-28 upstream asked none over the wire: its answers stay local). */
   respond(id: JsonRpcId, result: JsonObject): void {
+    if (this.#answerLocal(id, { result })) return;
     this.#sendQuietly(resultResponse(id, result));
   }
 
   respondError(id: JsonRpcId, error: ProtocolError): void {
+    if (this.#answerLocal(id, { error: error.toJson() })) return;
     this.#sendQuietly(errorResponse(id, error.toJson()));
+  }
+
+  /** Stops expecting the answer to a local question (its round was given up); a late answer is then dropped. */
+  forgetLocal(id: JsonRpcId): void {
+    this.#localAnswers.delete(id);
+  }
+
+  /** Whether the answer went to a local handler (or nowhere: a modern upstream is never answered over the wire). */
+  #answerLocal(id: JsonRpcId, answer: LocalAnswer): boolean {
+    const handler = this.#localAnswers.get(id);
+    if (handler) {
+      this.#localAnswers.delete(id);
+      handler(answer);
+      return true;
+    }
+    return this.era === 'modern';
+  }
+
+  /**
+   * Tells the upstream we gave up on a request: a 2026-07-28 request over HTTP is cancelled by closing its
+   * stream; otherwise (legacy, stdio) with notifications/cancelled.
+   */
+  #cancelUpstream(id: number, reason: string): void {
+    if (this.era === 'modern' && this.#transport.abortRequest?.(id)) return;
+    void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
   }
 
   /** A call still waiting for an answer, by our id. */
@@ -242,9 +342,7 @@ export class UpstreamSession {
       const message = `upstream '${this.spec.name}' did not answer ${entry.method} within ${entry.timeoutMs} ms`;
       this.#done(entry, 'timeout');
       entry.reject(new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', message));
-      if (entry.method !== 'initialize') {
-        void this.notify('notifications/cancelled', { requestId: entry.id, reason: 'timeout' }).catch(() => undefined);
-      }
+      if (entry.method !== 'initialize') this.#cancelUpstream(entry.id, 'timeout');
     }, entry.timeoutMs);
     entry.timer.unref?.();
   }
@@ -282,6 +380,11 @@ export class UpstreamSession {
     if ('method' in message) {
       const related = typeof info?.relatedRequestId === 'number' && this.#pending.has(info.relatedRequestId) ? info.relatedRequestId : undefined;
       if ('id' in message) {
+        if (this.era === 'modern') {
+          // 2026-07-28 has no server-to-client requests: whatever this is, it is refused, never relayed.
+          this.#sendQuietly(errorResponse(message.id, { code: RpcCode.MethodNotFound, message: `Method not found: ${message.method} (a ${MODERN_REVISION} server sends no requests)` }));
+          return;
+        }
         this.#handlers.onRequest(this, message, related);
         return;
       }
@@ -302,9 +405,24 @@ export class UpstreamSession {
       entry.onErrorResponse?.(message.error);
       entry.reject(ProtocolError.from(message.error));
     } else {
-      this.#done(entry, 'ok');
-      entry.resolve(message.result);
+      const problem = this.#resultProblem(entry.method, message.result);
+      this.#done(entry, problem === undefined ? 'ok' : 'error');
+      if (problem === undefined) entry.resolve(message.result);
+      else entry.reject(new GatewayError('GW_ERR_UPSTREAM_INVALID_RESULT', `upstream '${this.spec.name}' sent an invalid ${entry.method} result: ${problem}`));
     }
+  }
+
+  /**
+   * Why a 2026-07-28 result cannot be used: an unknown `resultType`, or `input_required` answering a request
+   * that may not get one. An absent `resultType` is read as `complete` (lenient: the spec requires it, but
+   * nothing is gained by refusing an otherwise good result). Legacy results are not judged here.
+   */
+  #resultProblem(method: string, result: JsonObject): string | undefined {
+    if (this.era !== 'modern') return undefined;
+    const read = readResultType(result, result.resultType === undefined ? 'legacy' : 'modern');
+    if (!read.ok) return read.reason;
+    if (read.type === 'input_required' && !mayRequireInput(method)) return `${method} may not be answered with input_required`;
+    return undefined;
   }
 
   #routeProgress(message: JsonRpcNotification): boolean {
@@ -330,6 +448,9 @@ export class UpstreamSession {
       this.#done(entry, outcome);
       entry.reject(new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason));
     }
+    const local = [...this.#localAnswers.values()];
+    this.#localAnswers.clear();
+    for (const handler of local) handler({ error: new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason).toProtocolError().toJson() });
     this.#handlers.onClose(this, reason);
   }
 }

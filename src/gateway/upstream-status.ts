@@ -1,11 +1,14 @@
-/** @module Health of one upstream: last outcome, failure count and the backoff before the next try. */
+/** @module Health of one upstream: last outcome, failure count, the backoff before the next try, and the era it speaks. */
 
 import type { UpstreamSpec } from '../config/types.js';
+import type { Era } from '../protocol/revisions.js';
 import type { UpstreamReport } from './contracts.js';
 
 export class UpstreamStatus {
   readonly spec: UpstreamSpec;
   report: UpstreamReport;
+  /** The era the upstream spoke when last connected (undefined: not known, or to be detected again). */
+  era: Era | undefined;
   #failures = 0;
   #retryAt = 0;
   #initialDelayMs: number;
@@ -31,6 +34,12 @@ export class UpstreamStatus {
     this.#failures = 0;
     this.#retryAt = 0;
     this.report = { name: this.spec.name, transport: this.spec.kind, state: 'up', ...details };
+    if (details.era !== undefined) this.era = details.era;
+  }
+
+  /** The upstream may have changed era (it forgot our session, or refused our era): the next connect detects it again. */
+  forgetEra(): void {
+    this.era = undefined;
   }
 
   /** Records a failed attempt; returns the delay before the next one. */

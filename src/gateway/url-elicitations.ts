@@ -10,7 +10,11 @@
  * others, and in total). Expiry is checked lazily, without timers.
  */
 
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import { upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { RpcCode } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { revisionAtLeast } from '../protocol/revisions.js';
 
 export interface UrlElicitationLimits {
   /** Entries one host session may hold; registering one more forgets that host's oldest. */
@@ -109,4 +113,16 @@ export class UrlElicitationRegistry<H extends object> {
 /** One string per (upstream, id) pair, unambiguous whatever characters either holds. */
 function keyOf(upstreamKey: string, elicitationId: string): string {
   return JSON.stringify([upstreamKey, elicitationId]);
+}
+
+/**
+ * The elicitation ids a -32042 (URL elicitation required) error names, when the host it goes to can take
+ * their completion (2025-11-25 and `elicitation.url` declared); none otherwise, or for any other error.
+ */
+export function requiredUrlElicitationIds(error: JsonRpcErrorObject, host: { protocolVersion: string; capabilities: JsonObject } | undefined): string[] {
+  if (error.code !== RpcCode.UrlElicitationRequired || !host || !revisionAtLeast(host.protocolVersion, '2025-11-25')) return [];
+  const elicitation = upstreamClientCapabilities(host.capabilities, host.protocolVersion).elicitation;
+  if (!isObject(elicitation) || !isObject(elicitation.url)) return [];
+  const listed = isObject(error.data) && Array.isArray(error.data.elicitations) ? error.data.elicitations : [];
+  return listed.flatMap((item) => (isObject(item) && typeof item.elicitationId === 'string' ? [item.elicitationId] : []));
 }

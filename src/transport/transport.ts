@@ -1,6 +1,6 @@
 /** @module The transport contract the gateway core uses for upstream connections: a JSON-RPC message pipe. */
 
-import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 export interface Transport {
   /** Opens the connection (spawns the process, opens the stream). Rejects if that fails. */
@@ -10,6 +10,11 @@ export interface Transport {
   close(): Promise<void>;
   /** Tell the transport which protocol revision was negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
+  /**
+   * Cancels one request of ours by closing its response stream (2026-07-28 over HTTP: closing the stream is
+   * the cancellation). Returns false when this transport cannot (stdio: the caller sends notifications/cancelled).
+   */
+  abortRequest?(id: JsonRpcId): boolean;
   /** `info.relatedRequestId` names the request of ours whose response stream carried the message, when known. */
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
   onerror?: (error: Error) => void;
@@ -22,13 +27,21 @@ export interface MessageInfo {
   relatedRequestId?: JsonRpcId;
 }
 
-/** Why a send failed; `sessionExpired` means the upstream answered 404 for our session. */
+/**
+ * Why a send failed; `sessionExpired` means the upstream answered 404 for our session. When the upstream
+ * answered at all, `status` is its HTTP status and `rpcError` the JSON-RPC error its body carried, if any
+ * (what tells a legacy server's refusal from a 2026-07-28 server's).
+ */
 export class TransportError extends Error {
   readonly sessionExpired: boolean;
-  constructor(message: string, options: { sessionExpired?: boolean; cause?: unknown } = {}) {
+  readonly status: number | undefined;
+  readonly rpcError: JsonRpcErrorObject | undefined;
+  constructor(message: string, options: { sessionExpired?: boolean; cause?: unknown; status?: number; rpcError?: JsonRpcErrorObject } = {}) {
     super(message, { cause: options.cause });
     this.name = 'TransportError';
     this.sessionExpired = options.sessionExpired ?? false;
+    this.status = options.status;
+    this.rpcError = options.rpcError;
   }
 }
 

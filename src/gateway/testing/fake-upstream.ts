@@ -24,6 +24,8 @@ export class FakeRpcError extends Error {
 export interface FakeUpstreamOptions {
   /** The revision the server answers initialize with (default: the one the client asked for). */
   protocolVersion?: string;
+  /** A dual-era server: what it answers server/discover with (default: -32601, as a legacy server). */
+  discover?: JsonObject;
 }
 
 /** One upstream server process, as seen through one connection. */
@@ -84,6 +86,10 @@ export class FakeUpstream {
         return;
       case 'tools/list':
         await reply({ tools: [...this.#tools.keys()].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+        return;
+      case 'server/discover':
+        if (this.#options.discover) await reply(this.#options.discover);
+        else await this.#transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
         return;
       case 'tools/call': {
         const handler = this.#tools.get(String(message.params?.name));

@@ -18,6 +18,8 @@ export function spec(name: string, sharing: SharingMode = 'per-session', extra: 
     tools: { deny: [], rename: {} },
     requestTimeoutMs: 2000,
     connectTimeoutMs: 2000,
+    era: 'auto',
+    inputRequired: { maxRounds: 8, deadlineMs: 2000 },
     ...extra,
   } as UpstreamSpec;
 }

@@ -18,6 +18,8 @@ function spec(auth?: StreamableHttpUpstreamSpec['auth']): StreamableHttpUpstream
     tools: { deny: [], rename: {} },
     requestTimeoutMs: 1000,
     connectTimeoutMs: 1000,
+    era: 'legacy',
+    inputRequired: { maxRounds: 8, deadlineMs: 1000 },
     ...(auth ? { auth } : {}),
   };
 }

@@ -1,11 +1,15 @@
 /**
- * @module Streamable HTTP client transport for upstreams (2025-03-26 … 2025-11-25). Unlike the SDK's,
+ * @module Streamable HTTP client transport for upstreams (2025-03-26 … 2026-07-28). Unlike the SDK's,
  * it tells which of our requests' response streams each message arrived on, which is how a question an
  * upstream asks mid-call is tied to the exact call (see docs/design/002-http-upstream-transport.md).
+ * A request carrying the 2026-07-28 envelope gets the modern headers, and its refusal (a JSON-RPC error
+ * with a 4xx) is delivered as its answer (docs/design/008-modern-upstreams.md).
  */
 
-import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { classifyMessage, errorResponse } from '../../protocol/jsonrpc.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { classifyMessage, errorResponse, isObject } from '../../protocol/jsonrpc.js';
+import { modernRequestHeaders } from '../../protocol/modern-headers.js';
+import { envelopeProtocolVersion } from '../../protocol/request-envelope.js';
 import type { MessageInfo, Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
 import { SseParser } from './sse-parser.js';
@@ -54,6 +58,8 @@ export class StreamableHttpClientTransport implements Transport {
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #inflight = new Set<AbortController>();
+  /** The controller of each request of ours still being answered, to cancel it by closing its stream. */
+  #byRequest = new Map<JsonRpcId, AbortController>();
   #closed = false;
   #getStreamOpen = false;
   /** Where the standalone GET stream got to, so a reconnection resumes it. */
@@ -82,30 +88,56 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.#closed) throw new TransportError(`${this.#label}: transport is closed`);
     const isRequest = 'method' in message && 'id' in message;
     const related = isRequest ? (message as { id: JsonRpcId }).id : undefined;
+    const modern = 'method' in message && envelopeProtocolVersion(message.params) !== undefined;
     const controller = this.#track();
+    if (related !== undefined) this.#byRequest.set(related, controller);
+    const done = () => {
+      this.#inflight.delete(controller);
+      if (related !== undefined && this.#byRequest.get(related) === controller) this.#byRequest.delete(related);
+    };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(modern ? lowerCased(modernRequestHeaders(message)) : {}) };
     let response: Response;
     try {
-      response = await this.#fetch('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, controller.signal, JSON.stringify(message));
+      response = await this.#fetch('POST', headers, controller.signal, JSON.stringify(message));
     } catch (error) {
-      this.#inflight.delete(controller);
+      done();
       throw new TransportError(`${this.#label}: ${describe(error)}`, { cause: error });
     }
     const sessionId = response.headers.get('mcp-session-id');
     if (sessionId && 'method' in message && message.method === 'initialize') this.#sessionId = sessionId;
     if (!response.ok) {
-      this.#inflight.delete(controller);
+      done();
       const text = await response.text().catch(() => '');
+      const body = parseMessages(text)[0];
+      if (modern && related !== undefined && body && !('method' in body) && body.id === related) {
+        // A 2026-07-28 server refuses with a JSON-RPC error and a 4xx (-32022, -32020, -32602, -32601…): that is its answer.
+        this.onmessage?.(body, { relatedRequestId: related });
+        return;
+      }
       const expired = response.status === 404 && this.#sessionId !== undefined;
-      throw new TransportError(`${this.#label}: HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`, { sessionExpired: expired });
+      const rpcError = body && !('method' in body) && 'error' in body && isObject(body.error) ? (body.error as JsonRpcErrorObject) : undefined;
+      throw new TransportError(`${this.#label}: HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`, {
+        sessionExpired: expired,
+        status: response.status,
+        ...(rpcError ? { rpcError } : {}),
+      });
     }
     if (response.status === 202 || related === undefined) {
-      this.#inflight.delete(controller);
+      done();
       await response.body?.cancel().catch(() => undefined);
       if ('method' in message && message.method === 'notifications/initialized' && this.#standaloneStream) this.#openGetStream();
       return;
     }
     const contentType = response.headers.get('content-type') ?? '';
-    void this.#consume(response, contentType, related, controller);
+    void this.#consume(response, contentType, related, controller).finally(done);
+  }
+
+  /** Closes the response stream of one request of ours: how a 2026-07-28 request is cancelled over HTTP. */
+  abortRequest(id: JsonRpcId): boolean {
+    const controller = this.#byRequest.get(id);
+    this.#byRequest.delete(id);
+    controller?.abort();
+    return true;
   }
 
   async close(): Promise<void> {
@@ -155,10 +187,10 @@ export class StreamableHttpClientTransport implements Transport {
         deliver(await response.text());
       }
     } catch (error) {
-      if (!this.#closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      if (!this.#closed && !controller.signal.aborted) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } finally {
       this.#inflight.delete(controller);
-      if (!answered && !this.#closed) {
+      if (!answered && !this.#closed && !controller.signal.aborted) {
         const why = `${this.#label}: the response stream ended before the response`;
         this.onmessage?.(errorResponse(related, { code: LOST_RESPONSE, message: why }), { relatedRequestId: related });
       }
@@ -261,6 +293,10 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
     return headers;
   }
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function isAuthChallenge(response: Response): boolean {

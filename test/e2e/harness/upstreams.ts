@@ -10,6 +10,11 @@ export function incidentDeskStdio(extra: UpstreamEntry = {}): UpstreamEntry {
   return { command: process.execPath, args: [INCIDENT_DESK_BIN], cwd: REPO_ROOT, ...extra };
 }
 
+/** The incident desk in its 2026-07-28 mode (`--stateless`), spawned by the gateway over stdio. */
+export function statelessDeskStdio(extra: UpstreamEntry = {}): UpstreamEntry {
+  return { command: process.execPath, args: [INCIDENT_DESK_BIN, '--stateless'], cwd: REPO_ROOT, ...extra };
+}
+
 /** The lab upstream spawned by the gateway over stdio. */
 export function labStdio(extra: UpstreamEntry = {}): UpstreamEntry {
   return { command: process.execPath, args: [...TSX_FLAGS, LAB_UPSTREAM_MAIN], cwd: REPO_ROOT, ...extra };
@@ -51,6 +56,11 @@ async function startHttpFixture(label: string, args: string[], path: string): Pr
 /** `incident-desk --http 127.0.0.1:0` (Streamable HTTP, one session per host). */
 export function startIncidentDeskHttp(address = '127.0.0.1:0'): Promise<HttpUpstream> {
   return startHttpFixture('incident-desk --http', [INCIDENT_DESK_BIN, '--http', address], '/mcp');
+}
+
+/** `incident-desk --stateless --http 127.0.0.1:0` (2026-07-28 only, no sessions). */
+export function startStatelessDeskHttp(address = '127.0.0.1:0'): Promise<HttpUpstream> {
+  return startHttpFixture('incident-desk --stateless', [INCIDENT_DESK_BIN, '--stateless', '--http', address], '/mcp');
 }
 
 /** The lab upstream over sessionful Streamable HTTP. */
