@@ -1,4 +1,4 @@
-// Runs every *.test.ts under the given folders (default: src and test) with node's test runner and tsx.
+// Runs every *.test.ts under the given folders, and any test files named (default: src, test and examples), with node's test runner and tsx.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,10 @@ function walk(dir) {
     else if (entry.endsWith('.test.ts')) files.push(path);
   }
 }
-for (const root of roots) walk(root);
+for (const root of roots) {
+  if (statSync(root).isDirectory()) walk(root);
+  else files.push(root);
+}
 files.sort();
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));

@@ -11,7 +11,7 @@ import type { HandleFailure } from './request-state.js';
  */
 export type HandleRejection = HandleFailure | 'replayed' | 'ledger-full' | 'gone';
 
-/** Catalogue names for `error.data.reason` (to be listed in docs/errors.md when the wiring lands). */
+/** Catalogue names for `error.data.reason` (listed in docs/errors.md and src/gateway/errors.ts). */
 export const REQUEST_STATE_REJECTED = 'GW_ERR_REQUEST_STATE_REJECTED';
 export const REQUEST_STATE_BUSY = 'GW_ERR_REQUEST_STATE_BUSY';
 

@@ -126,9 +126,10 @@ export class QuestionBroker implements OperatorDesk {
     return record;
   }
 
-  /** The router sent the question to the host. */
-  async delivered(id: string, hostRequestId: string): Promise<void> {
-    const updated = await this.#store.transition(id, { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered', detail: { to: 'host', hostRequestId } } });
+  /** The router sent the question to the host: as a request on its stream, or inside an `input_required` result (2026-07-28). */
+  async delivered(id: string, hostRequestId: string, via: 'request' | 'input_required' = 'request'): Promise<void> {
+    const detail = { to: 'host', hostRequestId, via };
+    const updated = await this.#store.transition(id, { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered', detail } });
     if (updated) this.#emit({ type: 'updated', question: updated });
   }
 

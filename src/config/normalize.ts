@@ -93,5 +93,6 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     questions: { route: parsed.questions.route, timeoutMs: parsed.questions.timeout },
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
     store: parsed.store.type === 'memory' ? { kind: 'memory' } : { kind: 'sqlite', path: resolve(configDir, parsed.store.path) },
+    requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
   };
 }

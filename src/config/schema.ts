@@ -1,6 +1,8 @@
 /** @module The config file format as a zod schema: the single source of truth for validation, defaults and the JSON Schema. */
 
 import { z } from 'zod';
+
+import { handleKeyFromText } from '../bridge/handle-keys.js';
 import { describeValue } from './describe-value.js';
 import { DURATION_PATTERN, MAX_DURATION_MS, parseDuration } from './duration.js';
 import { parseListenAddress } from './listen.js';
@@ -384,6 +386,24 @@ const storeSchema = z
   })
   .meta({ description: 'Where questions and their audit trail are kept.' });
 
+const requestStateSchema = z
+  .strictObject({
+    keys: z
+      .array(
+        z.string().superRefine((value, ctx) => {
+          const read = handleKeyFromText(value);
+          if (!read.ok) ctx.addIssue({ code: 'custom', message: read.reason });
+        }),
+      )
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          'Keys that sign the requestState handles 2026-07-28 hosts get (at least 32 random bytes, base64 or hex; ${VAR} is expanded). The first signs, all verify: add a new key first to rotate, drop the old one after the longest question timeout. Unset: `serve` generates one into data/request-state-key (mode 600).',
+      }),
+  })
+  .meta({ description: 'The signed requestState handles of the era bridge (2026-07-28 hosts).' });
+
 export const configSchema = z
   .strictObject({
     listen: listenSchema.prefault(DEFAULTS.listen),
@@ -395,6 +415,7 @@ export const configSchema = z
     questions: questionsSchema.prefault({}),
     console: consoleSchema.prefault({}),
     store: storeSchema.prefault({}),
+    requestState: requestStateSchema.prefault({}),
   })
   .meta({
     title: 'Switchboard configuration',

@@ -1,6 +1,7 @@
 /** @module What the edges (HTTP, stdio, CLI) see of the gateway: host sessions over a channel, health and checks. */
 
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { RequestEnvelope } from '../protocol/request-envelope.js';
 
 /** How the gateway talks to one host session; implemented by each downstream edge. */
 export interface HostChannel {
@@ -19,7 +20,14 @@ export interface HostChannel {
   onSessionClosed?(): void;
   /** Which edge the host came through (for metrics). */
   readonly transport?: 'streamable-http' | 'sse' | 'stdio';
+  /**
+   * How questions reach this host, as the broker records it: `request` (a server-to-client request on
+   * its stream; the default) or `input_required` (inside a 2026-07-28 result, answered by a retry).
+   */
+  readonly questionDelivery?: QuestionDelivery;
 }
+
+export type QuestionDelivery = 'request' | 'input_required';
 
 export interface HostSession {
   readonly id: string;
@@ -67,9 +75,36 @@ export interface HealthReport {
   upstreams: UpstreamReport[];
 }
 
+/** One request of a 2026-07-28 host, as the edge checked it (headers, envelope, version). */
+export interface ModernRequestContext {
+  /**
+   * Who sent it, as far as the edge can tell (design 009: a digest of the Authorization header, else of
+   * the client address and clientInfo). Every requestState handle is bound to it.
+   */
+  principal: string;
+  envelope: RequestEnvelope;
+  transport: 'streamable-http' | 'stdio';
+}
+
+/** Where the answer to one modern request goes. */
+export interface ModernSink {
+  /** A notification about the request (progress, log lines; on a listen stream, list changes and updates). */
+  notify(message: JsonRpcNotification): void;
+  /** The final response (its id is the host's); called at most once. */
+  respond(message: JsonRpcResponse): void;
+}
+
+/** A modern request being served. */
+export interface ModernExchange {
+  /** The host went away (its HTTP stream closed, or notifications/cancelled over stdio): stop upstream, send nothing more. */
+  cancel(reason: string): void;
+}
+
 export interface GatewayHandle {
   /** Opens a host session bound to a channel. */
   openSession(channel: HostChannel): HostSession;
+  /** Serves one request of a 2026-07-28 host, statelessly (no session, no initialize). */
+  serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange;
   /** Looks up a live session by id. */
   session(id: string): HostSession | undefined;
   /** Resolves once every upstream has been tried (successfully or not). */

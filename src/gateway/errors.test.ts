@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
+import { requestStateError } from '../bridge/handle-errors.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { GatewayError, GatewayErrorCode, RPC_CODE_FOR, toProtocolError } from './errors.js';
 
@@ -24,4 +25,15 @@ test('an upstream error is relayed unchanged and anything else becomes an intern
   const upstream = new ProtocolError(-32042, 'URL elicitation required', { elicitations: [] });
   assert.equal(toProtocolError(upstream), upstream);
   assert.equal(toProtocolError(new Error('boom')).code, -32603);
+});
+
+test('the request-state rejections the bridge builds use catalogue names and codes', () => {
+  for (const reason of ['bad-mac', 'replayed', 'gone'] as const) {
+    const error = requestStateError(reason);
+    assert.equal(error.code, RPC_CODE_FOR.GW_ERR_REQUEST_STATE_REJECTED);
+    assert.deepEqual(error.data, { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_REJECTED, failure: reason });
+  }
+  const busy = requestStateError('ledger-full');
+  assert.equal(busy.code, RPC_CODE_FOR.GW_ERR_REQUEST_STATE_BUSY);
+  assert.deepEqual(busy.data, { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_BUSY, failure: 'ledger-full' });
 });

@@ -26,6 +26,8 @@ export const GatewayErrorCode = {
   GW_ERR_UPSTREAM_AUTH_FAILED: 'GW_ERR_UPSTREAM_AUTH_FAILED',
   GW_ERR_UPSTREAM_INVALID_RESULT: 'GW_ERR_UPSTREAM_INVALID_RESULT',
   GW_ERR_INPUT_REQUIRED_FAILED: 'GW_ERR_INPUT_REQUIRED_FAILED',
+  GW_ERR_REQUEST_STATE_REJECTED: 'GW_ERR_REQUEST_STATE_REJECTED',
+  GW_ERR_REQUEST_STATE_BUSY: 'GW_ERR_REQUEST_STATE_BUSY',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -52,6 +54,9 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_UPSTREAM_AUTH_FAILED: RpcCode.UpstreamUnavailable,
   GW_ERR_UPSTREAM_INVALID_RESULT: RpcCode.InternalError,
   GW_ERR_INPUT_REQUIRED_FAILED: RpcCode.InternalError,
+  // Built by bridge/handle-errors.ts (requestStateError), which names them in data.reason.
+  GW_ERR_REQUEST_STATE_REJECTED: RpcCode.InvalidParams,
+  GW_ERR_REQUEST_STATE_BUSY: RpcCode.InternalError,
 };
 
 /** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */

@@ -3,7 +3,7 @@
  * health, and the dispatch of what each upstream session sends back to the host session it belongs to.
  */
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { QuestionBroker } from '../broker/broker.js';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
@@ -15,7 +15,13 @@ import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport, TransportPurpose } from '../transport/transport.js';
-import type { GatewayHandle, HealthReport, HostChannel, HostSession } from './contracts.js';
+import type { HandleKeyRing } from '../bridge/handle-keys.js';
+import { deriveHandleKey, handleKeyRing } from '../bridge/handle-keys.js';
+import type { HandleLedger } from '../bridge/handle-ledger.js';
+import { MemoryHandleLedger } from '../bridge/handle-ledger.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from './contracts.js';
+import type { ModernHostHooks } from './host-session.js';
+import { ModernHosts } from './modern/modern-hosts.js';
 import { GatewayError } from './errors.js';
 import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
@@ -40,6 +46,12 @@ export interface GatewayOptions {
   questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
   metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed'>;
+  /**
+   * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
+   * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
+   * the process (handles do not survive a restart; `serve` persists one).
+   */
+  requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
 }
 
 const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
@@ -66,6 +78,8 @@ class Gateway implements GatewayHandle {
   #questions: { broker: QuestionBroker; policy: QuestionPolicy };
   /** Whether the broker is the gateway's own (then the gateway closes it). */
   #ownBroker: boolean;
+  /** 2026-07-28 hosts: their stand-in sessions, parked calls and listen streams. */
+  #modern: ModernHosts;
 
   constructor(config: NormalizedConfig, options: GatewayOptions) {
     this.#config = config;
@@ -82,9 +96,28 @@ class Gateway implements GatewayHandle {
       if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
     }
     this.ready = Promise.all(config.upstreams.map((spec) => this.#tryUpstream(spec))).then(() => undefined);
+    this.#modern = new ModernHosts({
+      openSession: (channel, hooks) => this.#openHostSession(channel, hooks),
+      keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
+      ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
+      serverInfo: SWITCHBOARD_INFO,
+      serverCapabilities: () => this.#serverCapabilities(),
+      instructions: () => this.#instructions(),
+      roundDeadlineMs: (upstream, tool) => this.#questions.policy.for(upstream, tool).timeoutMs,
+      idleTimeoutMs: config.http.sessionIdleTimeoutMs,
+      logger: this.#logger,
+    });
   }
 
   openSession(channel: HostChannel): HostSession {
+    return this.#openHostSession(channel);
+  }
+
+  serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
+    return this.#modern.serve(request, context, sink);
+  }
+
+  #openHostSession(channel: HostChannel, modern?: ModernHostHooks): GatewayHostSession {
     const id = randomUUID();
     const transport = channel.transport ?? 'unknown';
     this.#options.metrics?.sessionOpened(transport);
@@ -98,6 +131,7 @@ class Gateway implements GatewayHandle {
       links: (host) => this.#linksFor(host),
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
+      ...(modern ? { modern } : {}),
       onClosed: (host) => {
         this.#options.metrics?.sessionClosed(transport);
         this.#sessions.delete(host.id);
@@ -121,6 +155,7 @@ class Gateway implements GatewayHandle {
   async close(): Promise<void> {
     this.#closed = true;
     for (const timer of this.#retryTimers) clearTimeout(timer);
+    await this.#modern.close();
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
     await Promise.all([...this.#shared.values()].map((link) => link.close()));
     if (this.#ownBroker) await this.#questions.broker.close();

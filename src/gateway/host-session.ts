@@ -61,6 +61,27 @@ export interface HostSessionEnv {
   naming: { strategy: NamingStrategy; separator: string };
   /** Records every question and decides who answers it (the host, an operator, both). */
   questions: { broker: QuestionBroker; policy: QuestionPolicy };
+  /** Set for the stand-in session of 2026-07-28 hosts (gateway/modern/): what differs for them. */
+  modern?: ModernHostHooks;
+}
+
+/** What a stand-in session for 2026-07-28 hosts does differently from a legacy host session. */
+export interface ModernHostHooks {
+  /**
+   * Pair 2 of the era bridge: a modern upstream's `input_required` answer to one of the host's calls,
+   * relayed to the host as it is but with the upstream's `requestState` sealed in the gateway's own.
+   * Undefined when the host cannot take it as it is (then the gateway runs the rounds itself, pair 3).
+   */
+  relayInputRequired(input: {
+    upstream: string;
+    /** The tool as the host named it (tools/call). */
+    tool: string | undefined;
+    method: string;
+    /** The params as the host sent them (they bind the handle). */
+    hostParams: JsonObject;
+    result: JsonObject;
+    hostCapabilities: JsonObject;
+  }): Promise<JsonObject | undefined>;
 }
 
 interface InitInfo {
@@ -214,6 +235,26 @@ export class GatewayHostSession implements HostSession {
     return this.#subscriptions.has(uri);
   }
 
+  /**
+   * Initializes a session no `initialize` reached: the stand-in for 2026-07-28 hosts, whose every request
+   * says what `init` holds. Its questions are translated as for a host of `init.protocolVersion`.
+   */
+  openStateless(init: InitInfo & { logLevel?: string }): void {
+    if (this.#init) throw new GatewayError('GW_ERR_ALREADY_INITIALIZED', 'Session already initialized');
+    this.#initialize({ protocolVersion: init.protocolVersion, capabilities: init.capabilities, clientInfo: init.clientInfo });
+    this.#initialized = true;
+    this.#logLevel = init.logLevel;
+  }
+
+  /** The configured name of the upstream a tools/call, prompts/get or resources/read goes to (throws as the call would). */
+  async upstreamOf(method: string, params: JsonObject): Promise<string> {
+    const catalog = this.#requireCatalog();
+    if (method === 'tools/call') return (await catalog.routeNamed('tools', params.name)).link.spec.name;
+    if (method === 'prompts/get') return (await catalog.routeNamed('prompts', params.name)).link.spec.name;
+    if (method === 'resources/read') return (await catalog.routeResource(params.uri)).link.spec.name;
+    throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${method} takes no requestState`);
+  }
+
   receive(message: JsonRpcMessage): void {
     if (this.#closed) return;
     if ('method' in message) {
@@ -333,7 +374,7 @@ export class GatewayHostSession implements HostSession {
     if ((record.audience === 'host' || record.audience === 'both') && plan.kind === 'relay') {
       if (this.#closed) return;
       brokered.hostId = this.#sendToHost(upstream, request, route, plan, record.id);
-      if (record.audience === 'host') await this.#env.questions.broker.delivered(record.id, brokered.hostId);
+      if (record.audience === 'host') await this.#env.questions.broker.delivered(record.id, brokered.hostId, this.#channel.questionDelivery ?? 'request');
     } else {
       this.#env.logger.log('info', `question ${record.id} (${method} from upstream '${upstream.spec.name}') waits for an operator`, { session: this.id, reason: record.audienceReason });
     }
@@ -645,6 +686,17 @@ export class GatewayHostSession implements HostSession {
     try {
       const result = await session.request(request.method, outParams, options());
       if (session.era === 'legacy') return result;
+      if (result.resultType === 'input_required' && this.#env.modern && this.#init) {
+        const relayed = await this.#env.modern.relayInputRequired({
+          upstream: session.spec.name,
+          tool: tool?.host,
+          method: request.method,
+          hostParams: request.params ?? {},
+          result,
+          hostCapabilities: this.#init.capabilities,
+        });
+        if (relayed) return relayed;
+      }
       // Pair 3 of the era bridge: the gateway asks each round's questions the usual way and retries (input-call.ts).
       const complete = result.resultType === 'input_required'
         ? await carryInputRequired({

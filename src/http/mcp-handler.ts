@@ -5,7 +5,11 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { HttpSettings } from '../config/types.js';
 import type { GatewayHandle } from '../gateway/contracts.js';
 import type { Logger } from '../gateway/logger.js';
-import { classifyMessage } from '../protocol/jsonrpc.js';
+import { classifyMessage, isObject } from '../protocol/jsonrpc.js';
+import { hasRequestEnvelope } from '../protocol/request-envelope.js';
+import { classifyRequestEra } from '../protocol/request-era.js';
+import { eraOf } from '../protocol/revisions.js';
+import { modernErrorResponse, serveModernPost } from './modern-post.js';
 import type { JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isLegacyRevision } from '../protocol/revisions.js';
 import { refusedAnswer } from './answer-check.js';
@@ -113,6 +117,11 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     }
     const body = await readJson(req);
     if (!body.ok) return body.response;
+    const era = classifyRequestEra(body.value, req.headers);
+    // A session's request with a version header of a later era is the session's to refuse (unsupported version).
+    const sessionOnly = req.headers.has('mcp-session-id') && !(isObject(body.value) && hasRequestEnvelope(body.value.params));
+    if (era.era === 'refused' && !sessionOnly) return modernErrorResponse(era.id, era.error);
+    if (era.era === 'modern') return serveModernPost(gateway, req, body.value, logger);
     if (Array.isArray(body.value)) return handleBatch(req, body.value);
     const classified = classifyMessage(body.value);
     if (classified.kind === 'invalid') {
@@ -175,7 +184,15 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return response;
   }
 
+  /** 2026-07-28 has no GET stream and no session to delete: a request without a session that speaks it gets 405. */
+  function modernWithoutSession(req: Request): Response | undefined {
+    if (req.headers.has('mcp-session-id') || eraOf(req.headers.get('mcp-protocol-version') ?? undefined) !== 'modern') return undefined;
+    return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed: revision 2026-07-28 serves POST only', { headers: { allow: 'POST' } });
+  }
+
   async function handleGet(req: Request): Promise<Response> {
+    const modern = modernWithoutSession(req);
+    if (modern) return modern;
     if (!acceptsEventStream(req.headers.get('accept'))) {
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -184,6 +201,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   }
 
   async function handleDelete(req: Request): Promise<Response> {
+    const modern = modernWithoutSession(req);
+    if (modern) return modern;
     const found = sessionFor(req);
     return found.ok ? found.value.delete() : found.response;
   }

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 import { createAdaptorServer } from '@hono/node-server';
 
+import { noteRemoteAddress } from './modern-principal.js';
+
 export interface FetchHandler {
   handle(req: Request): Promise<Response>;
 }
@@ -45,7 +47,13 @@ export function streamAtOnce(response: Response): Response {
 /** Listens on `host:port` (port 0 picks a free one) and resolves once bound. */
 export async function startHttpServer(handler: FetchHandler, { host, port }: { host: string; port: number }): Promise<RunningHttpServer> {
   // overrideGlobalObjects: false keeps the global Request/Response untouched for the rest of the process.
-  const server = createAdaptorServer({ fetch: async (req: Request) => streamAtOnce(await handler.handle(req)), overrideGlobalObjects: false }) as Server;
+  const server = createAdaptorServer({
+    fetch: async (req: Request, env?: { incoming?: { socket?: { remoteAddress?: string } } }) => {
+      noteRemoteAddress(req, env?.incoming?.socket?.remoteAddress);
+      return streamAtOnce(await handler.handle(req));
+    },
+    overrideGlobalObjects: false,
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);

@@ -12,6 +12,7 @@ import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
 import { describeOperator, setUpOperator } from '../operator-setup.js';
+import { requestStateKeys } from '../request-state-keys.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 
@@ -35,7 +36,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
   const operator = await setUpOperator(config, { env: io.env, listen: address, logger });
+  const keys = await requestStateKeys(config).catch(async (error: unknown) => {
+    await operator.close();
+    throw error;
+  });
   const gateway = createGateway(config, {
+    requestState: { keys: keys.ring },
     logger,
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
     questions: { broker: operator.broker },

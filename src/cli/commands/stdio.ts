@@ -1,11 +1,13 @@
 /** @module `switchboard stdio`: the gateway served to one host over stdin/stdout; nothing but protocol on stdout. */
 
+import { handleKeyRingFromTexts } from '../../bridge/handle-keys.js';
 import { loadConfig } from '../../config/load.js';
 import { createGateway } from '../../gateway/gateway.js';
 import { openUpstreamTransport } from '../../transport/open-upstream.js';
 import { serveStdio } from '../../transport/stdio/host-stdio.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../cli-io.js';
+import { CliError } from '../cli-io.js';
 import { STDIO_HELP } from '../help.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
@@ -19,7 +21,14 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
-  const gateway = createGateway(config, { logger, openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }) });
+  // Keys from config only: without them a fresh key lives as long as this process (stdio writes no files).
+  const keys = config.requestState.keys === undefined ? undefined : handleKeyRingFromTexts(config.requestState.keys);
+  if (keys && !keys.ok) throw new CliError(`requestState.keys[${keys.index}]: ${keys.reason}`);
+  const gateway = createGateway(config, {
+    logger,
+    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
+    ...(keys?.ok ? { requestState: { keys: keys.ring } } : {}),
+  });
   const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
   const stop = await Promise.race([edge.done.then(() => 'stdin closed'), io.untilSignal()]);
   logger.log('info', 'shutting down', { reason: stop });

@@ -1,6 +1,6 @@
 /** @module Test double of GatewayHandle: scripted host sessions that answer initialize, echo tools, ask the host questions and hold calls. */
 
-import type { GatewayHandle, HealthReport, HostChannel, HostSession, ResponseCheck } from '../../gateway/contracts.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink, ResponseCheck } from '../../gateway/contracts.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { negotiateRevision } from '../../protocol/revisions.js';
 
@@ -151,6 +151,32 @@ export class FakeGateway implements GatewayHandle {
 
   session(id: string): HostSession | undefined {
     return this.sessions.find((s) => s.id === id && !s.closed);
+  }
+
+  /** Every 2026-07-28 request the edge handed over, with its context, and why each was cancelled (if it was). */
+  readonly modern: { request: JsonRpcRequest; context: ModernRequestContext; cancelled?: string }[] = [];
+
+  /**
+   * 2026-07-28 requests: tools/call `echo` → a result with `arguments.text`; `hold` → a progress
+   * notification, then nothing until cancelled; anything else → -32601.
+   */
+  serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
+    const entry: { request: JsonRpcRequest; context: ModernRequestContext; cancelled?: string } = { request, context };
+    this.modern.push(entry);
+    const name = request.params?.name;
+    const args = request.params?.arguments as { text?: string } | undefined;
+    if (request.method === 'tools/call' && name === 'echo') {
+      sink.respond({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text: args?.text ?? '' }], resultType: 'complete' } });
+    } else if (request.method === 'tools/call' && name === 'hold') {
+      sink.notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } });
+    } else {
+      sink.respond({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `Method not found: ${request.method}` } });
+    }
+    return {
+      cancel: (reason) => {
+        entry.cancelled = reason;
+      },
+    };
   }
 
   /** The most recently opened session. */

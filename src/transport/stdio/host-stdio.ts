@@ -5,7 +5,11 @@ import { StringDecoder } from 'node:string_decoder';
 
 import { RpcCode } from '../../protocol/errors.js';
 import { classifyMessage, errorResponse } from '../../protocol/jsonrpc.js';
-import type { JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { headerSource } from '../../protocol/header-source.js';
+import { checkModernRequest } from '../../protocol/modern-request-check.js';
+import type { RequestEnvelope } from '../../protocol/request-envelope.js';
+import { classifyRequestEra } from '../../protocol/request-era.js';
 
 /*
  * The gateway side is typed structurally (a subset of GatewayHandle / HostChannel / HostSession in
@@ -24,8 +28,19 @@ export interface StdioHostSession {
   close(): Promise<void>;
 }
 
+/** A 2026-07-28 request being served (ModernExchange). */
+export interface StdioModernExchange {
+  cancel(reason: string): void;
+}
+
 export interface StdioSessionOpener {
   openSession(channel: StdioHostChannel): StdioHostSession;
+  /** Serves one 2026-07-28 request statelessly (GatewayHandle.serveModern). */
+  serveModern?(
+    request: JsonRpcRequest,
+    context: { principal: string; envelope: RequestEnvelope; transport: 'stdio' },
+    sink: { notify(message: JsonRpcNotification): void; respond(message: JsonRpcResponse): void },
+  ): StdioModernExchange;
 }
 
 /** The slice of the gateway Logger this edge writes to. */
@@ -53,6 +68,9 @@ export interface StdioEdge {
   close(): Promise<void>;
 }
 
+/** stdio has no headers: the era is read from the message alone. */
+const NO_HEADERS = headerSource({});
+
 const DEFAULT_MAX_LINE = 16 * 1024 * 1024;
 const DEFAULT_DRAIN_MS = 10_000;
 
@@ -70,6 +88,8 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
   let ended = false;
   /** Host requests not answered yet (their ids). */
   const inFlight = new Set<JsonRpcId>();
+  /** 2026-07-28 requests being served, by id: `notifications/cancelled` (or the end of input) cancels them. */
+  const modernInFlight = new Map<string, StdioModernExchange>();
   let drained: (() => void) | undefined;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
@@ -101,6 +121,8 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
     input.off('error', onInputError);
     output.off('error', onOutputError);
     logger.log('info', 'stdio host session ended', { reason });
+    for (const exchange of modernInFlight.values()) exchange.cancel('the stdio host went away');
+    modernInFlight.clear();
     if (closeSession) {
       await session.close().catch((error: unknown) => logger.log('warn', 'closing the host session failed', { error: String(error) }));
     }
@@ -127,6 +149,26 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
       write(errorResponse(classified.id, { code: RpcCode.InvalidRequest, message: `Invalid Request: ${classified.reason}` }));
       return;
     }
+    const era = classifyRequestEra(value, NO_HEADERS);
+    if (era.era === 'refused') {
+      write(errorResponse(era.id, era.error));
+      return;
+    }
+    if (classified.kind === 'notification' && classified.message.method === 'notifications/cancelled') {
+      const requestId = classified.message.params?.requestId;
+      const modern = modernInFlight.get(keyOf(requestId));
+      if (modern) {
+        modernInFlight.delete(keyOf(requestId));
+        modern.cancel(typeof classified.message.params?.reason === 'string' ? classified.message.params.reason : 'cancelled by the host');
+        // A cancelled request gets no answer: nothing is left to wait for.
+        if (inFlight.delete(requestId as JsonRpcId) && inFlight.size === 0) drained?.();
+        return;
+      }
+    }
+    if (era.era === 'modern' && classified.kind === 'request') {
+      serveModern(classified.message);
+      return;
+    }
     if (classified.kind === 'request') inFlight.add(classified.message.id);
     try {
       session.receive(classified.message);
@@ -136,6 +178,30 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
         write(errorResponse(classified.message.id, { code: RpcCode.InternalError, message: 'Internal error' }));
       }
     }
+  }
+
+  /** A 2026-07-28 request: the envelope checked, then served on its own (no session), its answer written as a line. */
+  function serveModern(request: JsonRpcRequest): void {
+    const checked = checkModernRequest(request, undefined);
+    if (!checked.ok || gateway.serveModern === undefined) {
+      write(errorResponse(request.id, checked.ok ? { code: RpcCode.MethodNotFound, message: 'Revision 2026-07-28 is not served here' } : checked.error));
+      return;
+    }
+    const key = keyOf(request.id);
+    inFlight.add(request.id);
+    let answered = false;
+    const exchange = gateway.serveModern(request, { principal: 'stdio', envelope: checked.envelope, transport: 'stdio' }, {
+      notify: (message) => {
+        if (!answered) write(message);
+      },
+      respond: (message) => {
+        if (answered) return;
+        answered = true;
+        modernInFlight.delete(key);
+        write(message);
+      },
+    });
+    if (!answered) modernInFlight.set(key, exchange);
   }
 
   function onData(chunk: Buffer | string): void {
@@ -191,4 +257,8 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
     done,
     close: () => end('closed', true),
   };
+}
+
+function keyOf(id: unknown): string {
+  return `${typeof id}:${String(id)}`;
 }

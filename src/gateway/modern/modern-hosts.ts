@@ -1,0 +1,338 @@
+/**
+ * @module Serves 2026-07-28 hosts: server/discover, every other request through a stand-in session, the
+ * retries that continue a parked call (pair 4) or carry a wrapped upstream state (pair 2), and listen streams.
+ */
+
+import { openHandle, sealHandle, MAX_HANDLE_TTL_MS, MAX_WRAPPED_STATE_LENGTH } from '../../bridge/request-state.js';
+import { redeemHandle } from '../../bridge/redeem-handle.js';
+import { requestStateError } from '../../bridge/handle-errors.js';
+import type { HandleKeyRing } from '../../bridge/handle-keys.js';
+import type { HandleLedger } from '../../bridge/handle-ledger.js';
+import { RpcCode } from '../../protocol/errors.js';
+import { missingInputCapabilities } from '../../protocol/input-capabilities.js';
+import type { InputRequest } from '../../protocol/input-required.js';
+import { mayRequireInput, parseInputRequiredResult } from '../../protocol/input-required.js';
+import { inputResponseProblem, originalParams, readRetryParams } from '../../protocol/input-retry.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
+import { invalidParamsError } from '../../protocol/modern-errors.js';
+import { stripRequestEnvelope } from '../../protocol/request-envelope.js';
+import { SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
+import type { SubscriptionFilter } from '../../protocol/subscriptions.js';
+import { acknowledgedFilter, filterAdmits, listenEndResult, listenOfferOf, onListenStream, parseListenParams, subscriptionsAcknowledged } from '../../protocol/subscriptions.js';
+import type { HostChannel, ModernExchange, ModernRequestContext, ModernSink } from '../contracts.js';
+import { toProtocolError } from '../errors.js';
+import type { GatewayHostSession, ModernHostHooks } from '../host-session.js';
+import type { Logger } from '../logger.js';
+import type { CallOwner, Exchange } from './modern-call.js';
+import { ModernCall } from './modern-call.js';
+import { modernResult } from './modern-result.js';
+import { internalRequestId, StandIn, standInKey } from './stand-in.js';
+
+export interface ModernHostsOptions {
+  /** Opens the host session behind a stand-in (the gateway registers it like any host session). */
+  openSession(channel: HostChannel, hooks: ModernHostHooks): GatewayHostSession;
+  keys: HandleKeyRing;
+  ledger: HandleLedger;
+  serverInfo: JsonObject;
+  serverCapabilities(): JsonObject;
+  instructions(): string | undefined;
+  /** How long a round waits for the host's retry (the question timeout of that upstream and tool). */
+  roundDeadlineMs(upstream: string, tool: string | undefined): number;
+  /** A stand-in with no call and no listen stream for this long is closed (with its upstream sessions); 0 = never. */
+  idleTimeoutMs: number;
+  logger: Logger;
+  /** How long the gateway waits after a question for more of the same round (default 25 ms). */
+  settleMs?: number;
+  now?: () => number;
+}
+
+/** Methods of the sessionful revisions that 2026-07-28 removed. */
+const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+const NOTHING: ModernExchange = { cancel: () => undefined };
+
+interface Listener {
+  id: JsonRpcId;
+  filter: SubscriptionFilter;
+  sink: ModernSink;
+  standIn: StandIn;
+}
+
+export class ModernHosts {
+  #options: ModernHostsOptions;
+  #standIns = new Map<string, StandIn>();
+  /** Parked calls by the id of the handle that continues them (only the latest round's). */
+  #parked = new Map<string, { call: ModernCall; standIn: StandIn }>();
+  #handleOf = new WeakMap<ModernCall, string>();
+  #listeners = new Set<Listener>();
+  #sweeper: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: ModernHostsOptions) {
+    this.#options = options;
+    if (options.idleTimeoutMs > 0) {
+      this.#sweeper = setInterval(() => this.#sweep(), Math.max(1000, Math.floor(options.idleTimeoutMs / 2)));
+      this.#sweeper.unref();
+    }
+  }
+
+  serve(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
+    const fail = (error: JsonRpcErrorObject): ModernExchange => {
+      sink.respond(errorResponse(request.id, error));
+      return NOTHING;
+    };
+    if (this.#closed) return fail({ code: RpcCode.InternalError, message: 'The gateway is shutting down' });
+    if (request.method === 'server/discover') {
+      sink.respond(resultResponse(request.id, this.#finish('server/discover', this.#discover())));
+      return NOTHING;
+    }
+    if (REMOVED.has(request.method)) return fail({ code: RpcCode.MethodNotFound, message: `Method not found: ${request.method} is not part of revision 2026-07-28` });
+    const params = stripRequestEnvelope(request.params) ?? {};
+    if (request.method === 'subscriptions/listen') return this.#listen(request.id, params, context, sink);
+    const retry = readRetryParams(params);
+    if (!retry.ok) return fail(invalidParamsError('params', `Invalid params: ${retry.reason}`));
+    if (retry.retry.requestState === undefined && retry.retry.inputResponses !== undefined) {
+      // Answers without a state: this gateway always issues one, so they cannot belong to any round of it.
+      return fail(invalidParamsError('inputResponses', 'Invalid params: inputResponses without the requestState they answer'));
+    }
+    const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined };
+    const standIn = this.#standIn(context);
+    const started = retry.retry.requestState === undefined
+      ? this.#start(standIn, request.method, params, exchange)
+      : this.#continue(standIn, request.method, params, retry.retry.requestState, exchange, context);
+    let call: ModernCall | undefined;
+    let cancelled: string | undefined;
+    void started
+      .then((c) => {
+        call = c;
+        if (cancelled !== undefined) c?.cancel(exchange, cancelled);
+      })
+      .catch((error: unknown) => {
+        const protocolError = toProtocolError(error);
+        if (protocolError.code === RpcCode.InternalError) this.#options.logger.log('error', `modern ${request.method} failed`, { error: String(error) });
+        sink.respond(errorResponse(request.id, protocolError.toJson()));
+      });
+    return {
+      cancel: (reason) => {
+        cancelled = reason;
+        call?.cancel(exchange, reason);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    for (const listener of this.#listeners) listener.sink.respond(resultResponse(listener.id, listenEndResult(listener.id)));
+    this.#listeners.clear();
+    const open = [...this.#standIns.values()];
+    this.#standIns.clear();
+    await Promise.all(open.map((standIn) => standIn.session.close()));
+  }
+
+  // ---- requests -----------------------------------------------------------------------------------
+
+  /** A first request: handed to the stand-in session under an id of its own. */
+  async #start(standIn: StandIn, method: string, params: JsonObject, exchange: Exchange): Promise<ModernCall> {
+    const upstream = mayRequireInput(method) ? await standIn.session.upstreamOf(method, params) : undefined;
+    const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
+    const internalId = internalRequestId();
+    const deadlineMs = upstream === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(upstream, tool));
+    const call = new ModernCall({ internalId, method, upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
+    standIn.calls.set(internalId, call);
+    standIn.lastUsed = Date.now();
+    standIn.session.receive({ jsonrpc: '2.0', id: internalId, method, params });
+    return call;
+  }
+
+  /**
+   * A retry with a requestState. A wrapped handle (pair 2) gives the upstream its own state back; a parked
+   * one (pair 4) continues the parked call with the answers, once each is checked like any host's answer
+   * and the handle is used up. A refused handle touches nothing.
+   */
+  async #continue(standIn: StandIn, method: string, params: JsonObject, state: string, exchange: Exchange, context: ModernRequestContext): Promise<ModernCall | undefined> {
+    const original = originalParams(params);
+    const upstream = await standIn.session.upstreamOf(method, original);
+    const expected = { principal: context.principal, upstream, method, params: original };
+    const now = this.#now();
+    const opened = openHandle(state, this.#options.keys, expected, now);
+    if (!opened.ok) return this.#refuse(exchange, requestStateError(opened.reason));
+    if (opened.payload.kind === 'wrapped') {
+      const inner: JsonObject = { ...params, requestState: opened.payload.upstreamState as string };
+      return this.#start(standIn, method, inner, exchange);
+    }
+    const parked = this.#parked.get(opened.payload.id);
+    const answers = new Map<string, JsonObject>();
+    if (parked) {
+      const given = isObject(params.inputResponses) ? params.inputResponses : {};
+      for (const [key, value] of Object.entries(given)) {
+        const question = parked.call.question(key);
+        if (!question) continue; // keys of no question in this round are ignored (the spec's SHOULD)
+        const problem = answerProblem(parked.standIn.session, key, question, value);
+        if (problem !== undefined) return this.#refuse(exchange, invalidParamsError(`inputResponses.${key}`, `Invalid params: inputResponses.${key}: ${problem}`));
+        answers.set(key, value as JsonObject);
+      }
+    }
+    const redeemed = await redeemHandle(state, this.#options.keys, expected, this.#now(), this.#options.ledger);
+    if (!redeemed.ok) return this.#refuse(exchange, requestStateError(redeemed.reason));
+    const live = this.#parked.get(opened.payload.id);
+    if (!live || live !== parked || !live.call.parked) return this.#refuse(exchange, requestStateError('gone'));
+    this.#parked.delete(opened.payload.id);
+    live.standIn.lastUsed = Date.now();
+    live.call.resume(exchange, answers, (key, result) => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result }));
+    return live.call;
+  }
+
+  #refuse(exchange: Exchange, error: JsonRpcErrorObject): undefined {
+    exchange.sink.respond(errorResponse(exchange.hostId, error));
+    return undefined;
+  }
+
+  #ownerFor(standIn: StandIn, params: JsonObject): CallOwner {
+    return {
+      settleMs: this.#options.settleMs ?? 25,
+      park: (call, deadlineMs) => {
+        const sealed = sealHandle(
+          { kind: 'parked', upstream: call.upstream as string, principal: standIn.principal, method: call.method, params: originalParams(params), ttlMs: deadlineMs },
+          this.#options.keys,
+          this.#now(),
+        );
+        const previous = this.#handleOf.get(call);
+        if (previous !== undefined) this.#parked.delete(previous);
+        this.#parked.set(sealed.payload.id, { call, standIn });
+        this.#handleOf.set(call, sealed.payload.id);
+        return sealed.text;
+      },
+      cancelUpstream: (call, reason) => {
+        this.#options.logger.log('info', `cancelling ${call.method} of a 2026-07-28 host: ${reason}`);
+        standIn.session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.internalId, reason } });
+      },
+      ended: (call) => {
+        standIn.calls.delete(call.internalId);
+        const handle = this.#handleOf.get(call);
+        if (handle !== undefined) this.#parked.delete(handle);
+        standIn.lastUsed = Date.now();
+      },
+      finish: (method, result) => this.#finish(method, result),
+    };
+  }
+
+  /** The stand-in's hooks: pair 2, a modern upstream's input_required relayed with its state wrapped in a handle. */
+  #hooksFor(principal: string): ModernHostHooks {
+    return {
+      relayInputRequired: async ({ upstream, tool, method, hostParams, result, hostCapabilities }) => {
+        const parsed = parseInputRequiredResult(result, method);
+        if (!parsed.ok) return undefined; // the gateway's own loop reports the upstream's fault
+        const requests: InputRequest[] = Object.values(parsed.result.inputRequests ?? {});
+        // What the host did not declare is asked by the gateway itself (an operator may answer it), round by round.
+        if (missingInputCapabilities(hostCapabilities, requests) !== undefined) return undefined;
+        const state = parsed.result.requestState;
+        const relayed: JsonObject = { ...result };
+        if (state === undefined) return relayed;
+        if (state.length > MAX_WRAPPED_STATE_LENGTH) return undefined;
+        const ttlMs = Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(upstream, tool));
+        const sealed = sealHandle({ kind: 'wrapped', upstream, principal, method, params: originalParams(hostParams), ttlMs, upstreamState: state }, this.#options.keys, this.#now());
+        relayed.requestState = sealed.text;
+        return relayed;
+      },
+    };
+  }
+
+  // ---- server/discover and listen -------------------------------------------------------------------
+
+  #discover(): JsonObject {
+    const result: JsonObject = { supportedVersions: [...SUPPORTED_REVISIONS], capabilities: this.#options.serverCapabilities() };
+    const instructions = this.#options.instructions();
+    if (instructions !== undefined) result.instructions = instructions;
+    return result;
+  }
+
+  #listen(id: JsonRpcId, params: JsonObject, context: ModernRequestContext, sink: ModernSink): ModernExchange {
+    const parsed = parseListenParams(params);
+    if (!parsed.ok) {
+      sink.respond(errorResponse(id, invalidParamsError('notifications', `Invalid params: ${parsed.reason}`)));
+      return NOTHING;
+    }
+    const filter = acknowledgedFilter(parsed.filter, listenOfferOf(this.#options.serverCapabilities()));
+    const standIn = this.#standIn(context);
+    const listener: Listener = { id, filter, sink, standIn };
+    standIn.listeners += 1;
+    this.#listeners.add(listener);
+    sink.notify(subscriptionsAcknowledged(id, filter));
+    // Every upstream session of the stand-in is opened, so that their changes reach this stream.
+    void standIn.request('tools/list', {});
+    for (const uri of filter.resourceSubscriptions ?? []) {
+      void standIn.request('resources/subscribe', { uri }).then((response) => {
+        if ('error' in response) this.#options.logger.log('info', `listen: cannot subscribe to ${uri}: ${response.error.message}`);
+      });
+    }
+    return {
+      cancel: () => {
+        if (!this.#listeners.delete(listener)) return;
+        standIn.listeners -= 1;
+        standIn.lastUsed = Date.now();
+      },
+    };
+  }
+
+  /** A notification outside any call of a stand-in: to the listen streams fed by that stand-in, as their filters admit. */
+  #broadcast(standIn: StandIn, message: JsonRpcNotification): void {
+    for (const listener of this.#listeners) {
+      if (listener.standIn === standIn && filterAdmits(listener.filter, message)) listener.sink.notify(onListenStream(message, listener.id));
+    }
+  }
+
+  // ---- stand-ins ----------------------------------------------------------------------------------
+
+  #standIn(context: ModernRequestContext): StandIn {
+    const key = standInKey(context);
+    const known = this.#standIns.get(key);
+    if (known && !known.session.closed) return known;
+    const hooks = this.#hooksFor(context.principal);
+    const standIn = new StandIn({
+      key,
+      principal: context.principal,
+      envelope: context.envelope,
+      transport: context.transport,
+      open: (channel) => this.#options.openSession(channel, hooks),
+      onBroadcast: (from, message) => this.#broadcast(from, message),
+      onClosed: (closed) => {
+        if (this.#standIns.get(closed.key) === closed) this.#standIns.delete(closed.key);
+        for (const listener of this.#listeners) {
+          if (listener.standIn !== closed) continue;
+          this.#listeners.delete(listener);
+          listener.sink.respond(resultResponse(listener.id, listenEndResult(listener.id)));
+        }
+      },
+    });
+    this.#standIns.set(key, standIn);
+    return standIn;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const standIn of this.#standIns.values()) {
+      if (standIn.idle && now - standIn.lastUsed >= this.#options.idleTimeoutMs) {
+        this.#standIns.delete(standIn.key);
+        void standIn.session.close();
+      }
+    }
+  }
+
+  #finish(method: string, result: JsonObject): JsonObject {
+    return modernResult(method, result, this.#options.serverInfo);
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+}
+
+/** Why a retry's answer to one question cannot be taken: its shape, then the checks of any host's answer (schema, limits). */
+function answerProblem(session: GatewayHostSession, key: string, question: InputRequest, value: unknown): string | undefined {
+  const shape = inputResponseProblem(question, value);
+  if (shape !== undefined) return shape;
+  const checked = session.checkResponse({ jsonrpc: '2.0', id: key, result: value as JsonObject });
+  return checked.ok ? undefined : checked.reason;
+}
