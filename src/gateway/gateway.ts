@@ -100,6 +100,7 @@ class Gateway implements GatewayHandle {
       openSession: (channel, hooks) => this.#openHostSession(channel, hooks),
       keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
       ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
+      questions: this.#questions,
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
       instructions: () => this.#instructions(),

@@ -81,6 +81,8 @@ export interface ModernHostHooks {
     hostParams: JsonObject;
     result: JsonObject;
     hostCapabilities: JsonObject;
+    /** The stand-in session's id (the questions' origin). */
+    hostSessionId: string;
   }): Promise<JsonObject | undefined>;
 }
 
@@ -694,6 +696,7 @@ export class GatewayHostSession implements HostSession {
           hostParams: request.params ?? {},
           result,
           hostCapabilities: this.#init.capabilities,
+          hostSessionId: this.id,
         });
         if (relayed) return relayed;
       }

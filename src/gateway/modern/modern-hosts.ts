@@ -3,15 +3,14 @@
  * retries that continue a parked call (pair 4) or carry a wrapped upstream state (pair 2), and listen streams.
  */
 
-import { openHandle, sealHandle, MAX_HANDLE_TTL_MS, MAX_WRAPPED_STATE_LENGTH } from '../../bridge/request-state.js';
+import { MAX_HANDLE_TTL_MS, openHandle, sealHandle } from '../../bridge/request-state.js';
 import { redeemHandle } from '../../bridge/redeem-handle.js';
 import { requestStateError } from '../../bridge/handle-errors.js';
 import type { HandleKeyRing } from '../../bridge/handle-keys.js';
 import type { HandleLedger } from '../../bridge/handle-ledger.js';
 import { RpcCode } from '../../protocol/errors.js';
-import { missingInputCapabilities } from '../../protocol/input-capabilities.js';
 import type { InputRequest } from '../../protocol/input-required.js';
-import { mayRequireInput, parseInputRequiredResult } from '../../protocol/input-required.js';
+import { mayRequireInput } from '../../protocol/input-required.js';
 import { inputResponseProblem, originalParams, readRetryParams } from '../../protocol/input-retry.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
@@ -28,12 +27,17 @@ import type { CallOwner, Exchange } from './modern-call.js';
 import { ModernCall } from './modern-call.js';
 import { modernResult } from './modern-result.js';
 import { internalRequestId, StandIn, standInKey } from './stand-in.js';
+import { WrappedRounds } from './wrapped-rounds.js';
+import type { QuestionBroker } from '../../broker/broker.js';
+import type { QuestionPolicy } from '../question-policy.js';
 
 export interface ModernHostsOptions {
   /** Opens the host session behind a stand-in (the gateway registers it like any host session). */
   openSession(channel: HostChannel, hooks: ModernHostHooks): GatewayHostSession;
   keys: HandleKeyRing;
   ledger: HandleLedger;
+  /** The broker every question is recorded in, and the route policy. */
+  questions: { broker: QuestionBroker; policy: QuestionPolicy };
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;
@@ -64,6 +68,8 @@ export class ModernHosts {
   #standIns = new Map<string, StandIn>();
   /** Parked calls by the id of the handle that continues them (only the latest round's). */
   #parked = new Map<string, { call: ModernCall; standIn: StandIn }>();
+  /** Pair 2: rounds of modern upstreams relayed with their state wrapped. */
+  #wrapped: WrappedRounds;
   #handleOf = new WeakMap<ModernCall, string>();
   #listeners = new Set<Listener>();
   #sweeper: NodeJS.Timeout | undefined;
@@ -71,6 +77,7 @@ export class ModernHosts {
 
   constructor(options: ModernHostsOptions) {
     this.#options = options;
+    this.#wrapped = new WrappedRounds({ questions: options.questions, keys: options.keys, logger: options.logger, now: () => this.#now() });
     if (options.idleTimeoutMs > 0) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(1000, Math.floor(options.idleTimeoutMs / 2)));
       this.#sweeper.unref();
@@ -92,10 +99,6 @@ export class ModernHosts {
     if (request.method === 'subscriptions/listen') return this.#listen(request.id, params, context, sink);
     const retry = readRetryParams(params);
     if (!retry.ok) return fail(invalidParamsError('params', `Invalid params: ${retry.reason}`));
-    if (retry.retry.requestState === undefined && retry.retry.inputResponses !== undefined) {
-      // Answers without a state: this gateway always issues one, so they cannot belong to any round of it.
-      return fail(invalidParamsError('inputResponses', 'Invalid params: inputResponses without the requestState they answer'));
-    }
     const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined };
     const standIn = this.#standIn(context);
     const started = retry.retry.requestState === undefined
@@ -159,6 +162,10 @@ export class ModernHosts {
     const opened = openHandle(state, this.#options.keys, expected, now);
     if (!opened.ok) return this.#refuse(exchange, requestStateError(opened.reason));
     if (opened.payload.kind === 'wrapped') {
+      const checked = this.#wrapped.check(opened.payload.id, params.inputResponses);
+      if (!checked.ok) return this.#refuse(exchange, invalidParamsError(`inputResponses.${checked.key}`, `Invalid params: inputResponses.${checked.key}: ${checked.reason}`));
+      await this.#wrapped.recordAnswers(opened.payload.id, params.inputResponses);
+      // The upstream gets its own state back, byte for byte, with the answers.
       const inner: JsonObject = { ...params, requestState: opened.payload.upstreamState as string };
       return this.#start(standIn, method, inner, exchange);
     }
@@ -220,23 +227,7 @@ export class ModernHosts {
 
   /** The stand-in's hooks: pair 2, a modern upstream's input_required relayed with its state wrapped in a handle. */
   #hooksFor(principal: string): ModernHostHooks {
-    return {
-      relayInputRequired: async ({ upstream, tool, method, hostParams, result, hostCapabilities }) => {
-        const parsed = parseInputRequiredResult(result, method);
-        if (!parsed.ok) return undefined; // the gateway's own loop reports the upstream's fault
-        const requests: InputRequest[] = Object.values(parsed.result.inputRequests ?? {});
-        // What the host did not declare is asked by the gateway itself (an operator may answer it), round by round.
-        if (missingInputCapabilities(hostCapabilities, requests) !== undefined) return undefined;
-        const state = parsed.result.requestState;
-        const relayed: JsonObject = { ...result };
-        if (state === undefined) return relayed;
-        if (state.length > MAX_WRAPPED_STATE_LENGTH) return undefined;
-        const ttlMs = Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(upstream, tool));
-        const sealed = sealHandle({ kind: 'wrapped', upstream, principal, method, params: originalParams(hostParams), ttlMs, upstreamState: state }, this.#options.keys, this.#now());
-        relayed.requestState = sealed.text;
-        return relayed;
-      },
-    };
+    return { relayInputRequired: (input) => this.#wrapped.relay({ ...input, principal }) };
   }
 
   // ---- server/discover and listen -------------------------------------------------------------------
