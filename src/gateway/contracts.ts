@@ -1,6 +1,7 @@
 /** @module What the edges (HTTP, stdio, CLI) see of the gateway: host sessions over a channel, health and checks. */
 
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { HeaderSource } from '../protocol/header-source.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 
 /** How the gateway talks to one host session; implemented by each downstream edge. */
@@ -84,6 +85,8 @@ export interface ModernRequestContext {
   principal: string;
   envelope: RequestEnvelope;
   transport: 'streamable-http' | 'stdio';
+  /** The request's HTTP headers (for the `Mcp-Param-*` check of tools/call); absent over stdio. */
+  headers?: HeaderSource;
 }
 
 /** Where the answer to one modern request goes. */

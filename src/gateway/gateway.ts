@@ -54,6 +54,9 @@ export interface GatewayOptions {
   requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
 }
 
+/** Questions of one upstream session this close together are taken as one burst from one call. */
+const BURST_MS = 100;
+
 const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
 const CACHE_KEYS: Record<string, string[]> = {
   'notifications/tools/list_changed': ['tools'],
@@ -74,6 +77,8 @@ class Gateway implements GatewayHandle {
   /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   #retryTimers = new Set<NodeJS.Timeout>();
+  /** The call each upstream session's latest question went to, and when (for questions sent in a burst). */
+  #lastAsked = new WeakMap<UpstreamSession, { callId: number; at: number }>();
   #closed = false;
   #questions: { broker: QuestionBroker; policy: QuestionPolicy };
   /** Whether the broker is the gateway's own (then the gateway closes it). */
@@ -304,13 +309,17 @@ class Gateway implements GatewayHandle {
       return host && !host.closed ? { host, call, pause: [call.id] } : undefined;
     }
     if (!owner || owner.closed) return undefined;
+    // Questions an upstream sends together belong together: within a burst, the call the previous one went to.
+    const last = this.#lastAsked.get(upstream);
+    const recent = last !== undefined && performance.now() - last.at < BURST_MS ? calls.find((c) => c.id === last.callId) : undefined;
     const asking = owner.callsWithOpenQuestions(upstream);
-    const guess = calls.find((c) => !asking.has(c.id)) ?? calls[0];
+    const guess = recent ?? calls.find((c) => !asking.has(c.id)) ?? calls[0];
     return { host: owner, call: guess, pause: calls.map((c) => c.id) };
   }
 
   #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
     const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
+    if (target?.call) this.#lastAsked.set(upstream, { callId: target.call.id, at: performance.now() });
     if (!target && request.method === 'ping') {
       upstream.respond(request.id, {}); // a ping no host call explains is the gateway's to answer
       return;

@@ -19,6 +19,7 @@ import type {
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
 import { isLogLevel } from '../protocol/meta-keys.js';
+import { inputSchemaOf, paramHeadersFor } from '../protocol/param-headers.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { withoutModernResultFields } from '../protocol/result-type.js';
@@ -74,8 +75,10 @@ export interface ModernHostHooks {
    */
   relayInputRequired(input: {
     upstream: string;
-    /** The tool as the host named it (tools/call). */
+    /** The tool as its upstream names it (tools/call): per-tool settings are keyed by it. */
     tool: string | undefined;
+    /** The tool as the host names it (the questions' origin). */
+    hostTool: string | undefined;
     method: string;
     /** The params as the host sent them (they bind the handle). */
     hostParams: JsonObject;
@@ -84,6 +87,12 @@ export interface ModernHostHooks {
     /** The stand-in session's id (the questions' origin). */
     hostSessionId: string;
   }): Promise<JsonObject | undefined>;
+  /**
+   * During the host's call `callId`, the upstream asked what the host did not declare a capability for, and
+   * nobody else could answer it: the host's call ends with -32021 naming the capability (the upstream is
+   * still answered, and its call cancelled).
+   */
+  hostLacks(callId: JsonRpcId, method: string, params: JsonObject): void;
 }
 
 interface InitInfo {
@@ -155,6 +164,12 @@ const LIST_KIND_OF: Record<string, ListKind> = {
 
 let questionCounter = 0;
 
+/**
+ * What a stand-in session for 2026-07-28 hosts declares to a legacy upstream: everything the gateway can carry
+ * inside an input_required result (the hosts' own capabilities vary per request and are checked per question).
+ */
+const MODERN_HOST_RELAYABLE: JsonObject = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
+
 const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
 const OPEN = new Set<string>(['pending', 'delivered']);
 
@@ -176,6 +191,8 @@ export class GatewayHostSession implements HostSession {
   #brokered = new Map<string, BrokeredQuestion>();
   #inFlight = new Map<string, InFlight>();
   #subscriptions = new Set<string>();
+  /** Input schemas of the merged tools as last listed (for Mcp-Param-* headers). */
+  #toolSchemas = new Map<string, JsonObject>();
   #logLevel: string | undefined;
 
   constructor(id: string, channel: HostChannel, env: HostSessionEnv) {
@@ -195,6 +212,14 @@ export class GatewayHostSession implements HostSession {
    */
   initParamsFor(upstream: string): InitInfo | undefined {
     if (!this.#init) return undefined;
+    // A stand-in for 2026-07-28 hosts declares all it can relay: what a request did not declare is its -32021.
+    if (this.#env.modern) return { protocolVersion: this.#init.protocolVersion, capabilities: MODERN_HOST_RELAYABLE, clientInfo: this.#init.clientInfo };
+    return this.#declaredFor(upstream);
+  }
+
+  /** The host's capabilities the gateway can translate for `upstream`, plus an operator's when its questions may go to one. */
+  #declaredFor(upstream: string): InitInfo | undefined {
+    if (!this.#init) return undefined;
     const declared = upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion);
     const { broker, policy } = this.#env.questions;
     const operator = broker.operatorAvailable && policy.operatorMayAnswer(upstream);
@@ -211,7 +236,7 @@ export class GatewayHostSession implements HostSession {
    * info when it is a proper one; its log level when it set one.
    */
   envelopeFor(upstream: string): RequestEnvelope {
-    const init = this.initParamsFor(upstream);
+    const init = this.#declaredFor(upstream);
     const info = init?.clientInfo;
     return upstreamEnvelope({
       hostCapabilities: init?.capabilities ?? {},
@@ -248,12 +273,36 @@ export class GatewayHostSession implements HostSession {
     this.#logLevel = init.logLevel;
   }
 
-  /** The configured name of the upstream a tools/call, prompts/get or resources/read goes to (throws as the call would). */
-  async upstreamOf(method: string, params: JsonObject): Promise<string> {
+  /**
+   * The input schema of a tool as the host names it (undefined for an unknown tool): as last listed, else
+   * from a fresh list (a 2026-07-28 upstream's list is not cached when its ttlMs is 0).
+   */
+  async toolInputSchema(name: unknown): Promise<JsonObject | undefined> {
+    if (typeof name !== 'string') return undefined;
+    if (!this.#toolSchemas.has(name)) this.#noteToolSchemas(await this.#requireCatalog().list('tools'));
+    return this.#toolSchemas.get(name);
+  }
+
+  #noteToolSchemas(tools: JsonObject[]): void {
+    this.#toolSchemas.clear();
+    for (const tool of tools) {
+      const schema = inputSchemaOf(tool);
+      if (typeof tool.name === 'string' && schema) this.#toolSchemas.set(tool.name, schema);
+    }
+  }
+
+  /**
+   * Where a tools/call, prompts/get or resources/read goes: the upstream's configured name, and for a tool
+   * the name the upstream knows it by (what per-tool settings are keyed by). Throws as the call would.
+   */
+  async upstreamOf(method: string, params: JsonObject): Promise<{ upstream: string; tool?: string }> {
     const catalog = this.#requireCatalog();
-    if (method === 'tools/call') return (await catalog.routeNamed('tools', params.name)).link.spec.name;
-    if (method === 'prompts/get') return (await catalog.routeNamed('prompts', params.name)).link.spec.name;
-    if (method === 'resources/read') return (await catalog.routeResource(params.uri)).link.spec.name;
+    if (method === 'tools/call') {
+      const route = await catalog.routeNamed('tools', params.name);
+      return { upstream: route.link.spec.name, tool: route.name };
+    }
+    if (method === 'prompts/get') return { upstream: (await catalog.routeNamed('prompts', params.name)).link.spec.name };
+    if (method === 'resources/read') return { upstream: (await catalog.routeResource(params.uri)).link.spec.name };
     throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${method} takes no requestState`);
   }
 
@@ -431,6 +480,8 @@ export class GatewayHostSession implements HostSession {
     if (question.audience === 'none') {
       // Nobody could be asked: what the plan says for this host (an elicitation is cancelled, the rest refused).
       const { plan } = brokered;
+      // A 2026-07-28 host can be told what it should have declared (-32021); its call ends there.
+      if (plan.kind !== 'relay' && brokered.relatedRequestId !== undefined) this.#env.modern?.hostLacks(brokered.relatedRequestId, question.method, question.params);
       this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.id });
       if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
       else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, ProtocolError.from(plan.error));
@@ -588,6 +639,7 @@ export class GatewayHostSession implements HostSession {
 
   async #list(kind: ListKind, params: JsonObject): Promise<JsonObject> {
     const items = await this.#requireCatalog().list(kind);
+    if (kind === 'tools') this.#noteToolSchemas(items);
     const page = paginate(items, params.cursor, this.#env.pageSize);
     const result: JsonObject = { [kind]: page.items };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
@@ -672,6 +724,9 @@ export class GatewayHostSession implements HostSession {
       : undefined;
     const abort = new AbortController();
     const envelope = session.era === 'modern' ? this.envelopeFor(session.spec.name) : undefined;
+    // A 2026-07-28 upstream over HTTP gets the arguments its tool marks x-mcp-header as Mcp-Param-* headers too.
+    const overHttp = session.spec.kind === 'streamable-http';
+    const paramHeaders = envelope && tool && overHttp ? paramHeadersFor(await this.toolInputSchema(tool.host), params.arguments) : undefined;
     const options = (timeoutMs?: number): CallOptions => ({
       context: { hostSessionId: this.id, hostRequestId: request.id },
       wantsProgress: hostToken !== undefined,
@@ -682,6 +737,7 @@ export class GatewayHostSession implements HostSession {
       onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, abort, ...(tool ? { tool } : {}) }),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
       ...(envelope ? { envelope } : {}),
+      ...(paramHeaders && Object.keys(paramHeaders).length > 0 ? { headers: paramHeaders } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     const sentAt = performance.now();
@@ -691,7 +747,8 @@ export class GatewayHostSession implements HostSession {
       if (result.resultType === 'input_required' && this.#env.modern && this.#init) {
         const relayed = await this.#env.modern.relayInputRequired({
           upstream: session.spec.name,
-          tool: tool?.host,
+          tool: tool?.upstream,
+          hostTool: tool?.host,
           method: request.method,
           hostParams: request.params ?? {},
           result,

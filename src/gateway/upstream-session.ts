@@ -44,6 +44,8 @@ export interface CallOptions {
   onId?: (id: number) => void;
   /** 2026-07-28: the envelope this request carries (the calling host's); else the session's own. */
   envelope?: RequestEnvelope;
+  /** 2026-07-28 over HTTP: extra headers of this request (`Mcp-Param-*` mirrored from a tool's arguments). */
+  headers?: Record<string, string>;
   /**
    * Sees the upstream's error response synchronously, before anything the upstream sent after it is
    * handled (the promise rejects a microtask later): what it tells must be known by then.
@@ -241,7 +243,7 @@ export class UpstreamSession {
       this.#pending.set(id, entry);
       this.#arm(entry);
       const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
-      this.#transport.send(message).catch((error: unknown) => {
+      this.#transport.send(message, options.headers ? { headers: options.headers } : undefined).catch((error: unknown) => {
         if (!this.#pending.delete(id)) return;
         clearTimeout(entry.timer);
         this.#done(entry, 'error');

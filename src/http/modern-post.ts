@@ -41,7 +41,7 @@ export function serveModernPost(gateway: GatewayHandle, req: Request, body: unkn
   const request = classified.message;
   const checked = checkModernRequest(request, req.headers);
   if (!checked.ok) return modernErrorResponse(request.id, checked.error);
-  const context = { principal: principalOf(req, checked.envelope), envelope: checked.envelope, transport: 'streamable-http' as const };
+  const context = { principal: principalOf(req, checked.envelope), envelope: checked.envelope, transport: 'streamable-http' as const, headers: req.headers };
 
   return new Promise<Response>((resolve) => {
     let stream: SseConnection | undefined;

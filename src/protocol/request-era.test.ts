@@ -33,7 +33,7 @@ const ROWS: Row[] = [
   ['the envelope naming a legacy version, header equal (the -32022 check follows)', { ...modernCall, params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } }, { 'mcp-protocol-version': '2025-11-25' }, 'modern'],
   ['the envelope with a legacy header', modernCall, { 'mcp-protocol-version': '2025-11-25' }, 'refused', -32020],
   ['the envelope with another modern header', modernCall, { 'mcp-protocol-version': '2027-01-01' }, 'refused', -32020],
-  ['initialize carrying the envelope', { ...initialize, params: { ...initialize.params, _meta: ENVELOPE } }, {}, 'refused', -32600],
+  ['initialize carrying the envelope (a modern request for a removed method)', { ...initialize, params: { ...initialize.params, _meta: ENVELOPE } }, {}, 'modern'],
   ['initialize with the modern header', initialize, { 'mcp-protocol-version': '2026-07-28' }, 'refused', -32600],
   ['a session id with the envelope', modernCall, { 'mcp-session-id': 's1', 'mcp-protocol-version': '2026-07-28' }, 'refused', -32600],
   ['a session id with the modern header', legacyCall, { 'mcp-session-id': 's1', 'mcp-protocol-version': '2026-07-28' }, 'refused', -32600],

@@ -18,7 +18,7 @@ export type EraVerdict =
 /**
  * Classifies one POST body (already parsed JSON, not yet validated) with its headers.
  *
- * Legacy signals: `initialize`; an `Mcp-Session-Id`; an `MCP-Protocol-Version` of the legacy era; a
+ * Legacy signals: `initialize` (without the envelope); an `Mcp-Session-Id`; an `MCP-Protocol-Version` of the legacy era; a
  * JSON-RPC response or a batch (only legacy hosts POST those). Modern signals: an envelope key in
  * `params._meta`; an `MCP-Protocol-Version` of the modern era (2026-07-28 or later).
  *
@@ -45,7 +45,8 @@ export function classifyRequestEra(body: unknown, headers: HeaderSource): EraVer
 
   const legacy: string[] = [];
   if (Array.isArray(body)) legacy.push('the body is a batch');
-  if (message?.method === 'initialize') legacy.push('the method is initialize');
+  // initialize with the envelope is a 2026-07-28 client's request for a method that revision removed (-32601, 404).
+  if (message?.method === 'initialize' && !envelope) legacy.push('the method is initialize');
   if (message !== undefined && message.method === undefined && ('result' in message || 'error' in message)) legacy.push('the body is a JSON-RPC response');
   if (sessionId !== null && sessionId !== undefined) legacy.push('it carries Mcp-Session-Id');
   if (headerEra === 'legacy') legacy.push(`MCP-Protocol-Version is ${String(headerVersion)}`);

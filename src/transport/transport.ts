@@ -5,8 +5,11 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../protocol/
 export interface Transport {
   /** Opens the connection (spawns the process, opens the stream). Rejects if that fails. */
   start(): Promise<void>;
-  /** Sends one message. Rejects with a TransportError when it cannot be delivered. */
-  send(message: JsonRpcMessage): Promise<void>;
+  /**
+   * Sends one message. Rejects with a TransportError when it cannot be delivered. `options.headers` are
+   * extra HTTP headers for this message (2026-07-28 `Mcp-Param-*`); transports without headers ignore them.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   close(): Promise<void>;
   /** Tell the transport which protocol revision was negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
@@ -19,6 +22,10 @@ export interface Transport {
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+}
+
+export interface SendOptions {
+  headers?: Record<string, string>;
 }
 
 /** Where a message came from, as far as the transport can tell. */

@@ -3,7 +3,7 @@
  * questions the upstream asked during it (a round), and its parking between rounds (pair 4 of the bridge).
  */
 
-import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
 import type { InputRequest } from '../../protocol/input-required.js';
 import type { ModernSink } from '../contracts.js';
@@ -15,6 +15,8 @@ export interface Exchange {
   sink: ModernSink;
   /** Whether the request asked for log lines (an envelope logLevel): without it none may be sent. */
   wantsLogs: boolean;
+  /** The request's own progress token: progress of the call reaches the host under it, and only if it has one. */
+  progressToken?: string | number;
 }
 
 /** What the call needs from its owner (the stand-in's router). */
@@ -97,6 +99,11 @@ export class ModernCall {
     const exchange = this.#exchange;
     if (this.#ended || !exchange) return; // a parked call has no stream: progress and logs of that time are lost
     if (message.method === 'notifications/message' && !exchange.wantsLogs) return;
+    if (message.method === 'notifications/progress') {
+      if (exchange.progressToken === undefined) return;
+      exchange.sink.notify({ ...message, params: { ...message.params, progressToken: exchange.progressToken } });
+      return;
+    }
     exchange.sink.notify(message);
   }
 
@@ -137,6 +144,15 @@ export class ModernCall {
   cancel(exchange: Exchange, reason: string): void {
     if (this.#ended || this.#exchange !== exchange) return;
     this.#end();
+    this.#owner.cancelUpstream(this, reason);
+  }
+
+  /** The call cannot go on for this host (it lacks a capability the upstream needs): it ends with `error`, and stops upstream. */
+  fail(error: JsonRpcErrorObject, reason: string): void {
+    if (this.#ended) return;
+    const exchange = this.#exchange;
+    this.#end();
+    if (exchange) exchange.sink.respond(errorResponse(exchange.hostId, error));
     this.#owner.cancelUpstream(this, reason);
   }
 
@@ -182,9 +198,13 @@ export class ModernCall {
   }
 }
 
-/** Params without an empty `_meta` (what is left once the gateway took its progress token out). */
+/**
+ * The params of an embedded input request: without the progress token the gateway gave the question (a
+ * 2026-07-28 host sends no progress about an input request), and without `_meta` when nothing else is in it.
+ */
 function withoutEmptyMeta(params: JsonObject | undefined): JsonObject | undefined {
-  if (params === undefined || !isObject(params._meta) || Object.keys(params._meta).length > 0) return params;
-  const { _meta: _empty, ...rest } = params;
-  return rest;
+  if (params === undefined || !isObject(params._meta)) return params;
+  const { progressToken: _token, ...meta } = params._meta;
+  const { _meta: _old, ...rest } = params;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }

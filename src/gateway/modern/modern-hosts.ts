@@ -10,11 +10,13 @@ import type { HandleKeyRing } from '../../bridge/handle-keys.js';
 import type { HandleLedger } from '../../bridge/handle-ledger.js';
 import { RpcCode } from '../../protocol/errors.js';
 import type { InputRequest } from '../../protocol/input-required.js';
-import { mayRequireInput } from '../../protocol/input-required.js';
+import { isInputRequestMethod, mayRequireInput } from '../../protocol/input-required.js';
+import { requiredCapabilities } from '../../protocol/input-capabilities.js';
 import { inputResponseProblem, originalParams, readRetryParams } from '../../protocol/input-retry.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
-import { invalidParamsError } from '../../protocol/modern-errors.js';
+import { invalidParamsError, missingCapabilityError } from '../../protocol/modern-errors.js';
+import { checkParamHeaders } from '../../protocol/param-headers.js';
 import { stripRequestEnvelope } from '../../protocol/request-envelope.js';
 import { SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
 import type { SubscriptionFilter } from '../../protocol/subscriptions.js';
@@ -99,11 +101,14 @@ export class ModernHosts {
     if (request.method === 'subscriptions/listen') return this.#listen(request.id, params, context, sink);
     const retry = readRetryParams(params);
     if (!retry.ok) return fail(invalidParamsError('params', `Invalid params: ${retry.reason}`));
-    const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined };
+    const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+    const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined, ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}) };
     const standIn = this.#standIn(context);
-    const started = retry.retry.requestState === undefined
-      ? this.#start(standIn, request.method, params, exchange)
-      : this.#continue(standIn, request.method, params, retry.retry.requestState, exchange, context);
+    const state = retry.retry.requestState;
+    const started = this.#checkParamHeaders(standIn, request.method, params, context, exchange).then((ok) => {
+      if (!ok) return undefined;
+      return state === undefined ? this.#start(standIn, request.method, params, exchange) : this.#continue(standIn, request.method, params, state, exchange, context);
+    });
     let call: ModernCall | undefined;
     let cancelled: string | undefined;
     void started
@@ -138,14 +143,16 @@ export class ModernHosts {
 
   /** A first request: handed to the stand-in session under an id of its own. */
   async #start(standIn: StandIn, method: string, params: JsonObject, exchange: Exchange): Promise<ModernCall> {
-    const upstream = mayRequireInput(method) ? await standIn.session.upstreamOf(method, params) : undefined;
-    const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
+    const target = mayRequireInput(method) ? await standIn.session.upstreamOf(method, params) : undefined;
     const internalId = internalRequestId();
-    const deadlineMs = upstream === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(upstream, tool));
-    const call = new ModernCall({ internalId, method, upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
+    const deadlineMs = target === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(target.upstream, target.tool));
+    const call = new ModernCall({ internalId, method, upstream: target?.upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
     standIn.calls.set(internalId, call);
     standIn.lastUsed = Date.now();
-    standIn.session.receive({ jsonrpc: '2.0', id: internalId, method, params });
+    // The stand-in always asks for progress under the call's own id: whichever request of the host (the first, or
+    // a retry) is attached gets it under its own token, or not at all.
+    const meta = isObject(params._meta) ? params._meta : {};
+    standIn.session.receive({ jsonrpc: '2.0', id: internalId, method, params: { ...params, _meta: { ...meta, progressToken: internalId } } });
     return call;
   }
 
@@ -156,7 +163,7 @@ export class ModernHosts {
    */
   async #continue(standIn: StandIn, method: string, params: JsonObject, state: string, exchange: Exchange, context: ModernRequestContext): Promise<ModernCall | undefined> {
     const original = originalParams(params);
-    const upstream = await standIn.session.upstreamOf(method, original);
+    const { upstream } = await standIn.session.upstreamOf(method, original);
     const expected = { principal: context.principal, upstream, method, params: original };
     const now = this.#now();
     const opened = openHandle(state, this.#options.keys, expected, now);
@@ -189,6 +196,15 @@ export class ModernHosts {
     live.standIn.lastUsed = Date.now();
     live.call.resume(exchange, answers, (key, result) => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result }));
     return live.call;
+  }
+
+  /** Over HTTP, a tools/call's Mcp-Param-* headers must match the arguments its tool marks (-32020, HTTP 400). */
+  async #checkParamHeaders(standIn: StandIn, method: string, params: JsonObject, context: ModernRequestContext, exchange: Exchange): Promise<boolean> {
+    if (method !== 'tools/call' || context.headers === undefined) return true;
+    const checked = checkParamHeaders(context.headers, await standIn.session.toolInputSchema(params.name), params.arguments);
+    if (checked.ok) return true;
+    this.#refuse(exchange, checked.error);
+    return false;
   }
 
   #refuse(exchange: Exchange, error: JsonRpcErrorObject): undefined {
@@ -226,8 +242,19 @@ export class ModernHosts {
   }
 
   /** The stand-in's hooks: pair 2, a modern upstream's input_required relayed with its state wrapped in a handle. */
-  #hooksFor(principal: string): ModernHostHooks {
-    return { relayInputRequired: (input) => this.#wrapped.relay({ ...input, principal }) };
+  #hooksFor(principal: string, standIn: () => StandIn | undefined): ModernHostHooks {
+    return {
+      relayInputRequired: (input) => this.#wrapped.relay({ ...input, principal }),
+      hostLacks: (callId, method, params) => {
+        const call = typeof callId === 'string' ? standIn()?.calls.get(callId) : undefined;
+        if (!call || !isInputRequestMethod(method)) return;
+        const request: InputRequest = { method, params };
+        call.fail(
+          missingCapabilityError(requiredCapabilities(request), `The call needs ${method}, which the request did not declare in its client capabilities`),
+          `the host cannot answer ${method}`,
+        );
+      },
+    };
   }
 
   // ---- server/discover and listen -------------------------------------------------------------------
@@ -280,7 +307,8 @@ export class ModernHosts {
     const key = standInKey(context);
     const known = this.#standIns.get(key);
     if (known && !known.session.closed) return known;
-    const hooks = this.#hooksFor(context.principal);
+    const holder: { standIn?: StandIn } = {};
+    const hooks = this.#hooksFor(context.principal, () => holder.standIn);
     const standIn = new StandIn({
       key,
       principal: context.principal,
@@ -297,6 +325,7 @@ export class ModernHosts {
         }
       },
     });
+    holder.standIn = standIn;
     this.#standIns.set(key, standIn);
     return standIn;
   }

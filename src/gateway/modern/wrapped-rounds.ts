@@ -83,7 +83,7 @@ export class WrappedRounds {
       const record = await broker.open({
         method: request.method,
         params: request.params ?? {},
-        origin: { upstream: input.upstream, ...(input.tool ? { tool: input.tool } : {}), hostSessionId: input.hostSessionId, hostRevision: MODERN_REVISION },
+        origin: { upstream: input.upstream, ...(input.hostTool ? { tool: input.hostTool } : {}), hostSessionId: input.hostSessionId, hostRevision: MODERN_REVISION },
         route: settings.route,
         timeoutMs: ttlMs,
         hostParams: params,

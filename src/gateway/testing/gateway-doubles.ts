@@ -35,6 +35,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     questions: { route: 'host-then-operator', timeoutMs: 300_000 },
     console: { enabled: false },
     store: { kind: 'memory' },
+    requestState: {},
   };
 }
 

@@ -89,7 +89,7 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
   /** Host requests not answered yet (their ids). */
   const inFlight = new Set<JsonRpcId>();
   /** 2026-07-28 requests being served, by id: `notifications/cancelled` (or the end of input) cancels them. */
-  const modernInFlight = new Map<string, StdioModernExchange>();
+  const modernInFlight = new Map<string, ModernEntry>();
   let drained: (() => void) | undefined;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
@@ -189,19 +189,24 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
     }
     const key = keyOf(request.id);
     inFlight.add(request.id);
-    let answered = false;
+    // Done once answered or cancelled: nothing more is written for it.
+    const entry: ModernEntry = { done: false, cancel: () => undefined };
     const exchange = gateway.serveModern(request, { principal: 'stdio', envelope: checked.envelope, transport: 'stdio' }, {
       notify: (message) => {
-        if (!answered) write(message);
+        if (!entry.done) write(message);
       },
       respond: (message) => {
-        if (answered) return;
-        answered = true;
+        if (entry.done) return;
+        entry.done = true;
         modernInFlight.delete(key);
         write(message);
       },
     });
-    if (!answered) modernInFlight.set(key, exchange);
+    entry.cancel = (reason) => {
+      entry.done = true;
+      exchange.cancel(reason);
+    };
+    if (!entry.done) modernInFlight.set(key, entry);
   }
 
   function onData(chunk: Buffer | string): void {
@@ -257,6 +262,11 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
     done,
     close: () => end('closed', true),
   };
+}
+
+interface ModernEntry {
+  done: boolean;
+  cancel(reason: string): void;
 }
 
 function keyOf(id: unknown): string {

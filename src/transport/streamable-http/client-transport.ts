@@ -10,7 +10,7 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../protoc
 import { classifyMessage, errorResponse, isObject } from '../../protocol/jsonrpc.js';
 import { modernRequestHeaders } from '../../protocol/modern-headers.js';
 import { envelopeProtocolVersion } from '../../protocol/request-envelope.js';
-import type { MessageInfo, Transport } from '../transport.js';
+import type { MessageInfo, SendOptions, Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
 import { SseParser } from './sse-parser.js';
 
@@ -84,7 +84,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#protocolVersion = version;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.#closed) throw new TransportError(`${this.#label}: transport is closed`);
     const isRequest = 'method' in message && 'id' in message;
     const related = isRequest ? (message as { id: JsonRpcId }).id : undefined;
@@ -95,7 +95,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.#inflight.delete(controller);
       if (related !== undefined && this.#byRequest.get(related) === controller) this.#byRequest.delete(related);
     };
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(modern ? lowerCased(modernRequestHeaders(message)) : {}) };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(modern ? { ...lowerCased(options?.headers ?? {}), ...lowerCased(modernRequestHeaders(message)) } : {}) };
     let response: Response;
     try {
       response = await this.#fetch('POST', headers, controller.signal, JSON.stringify(message));
