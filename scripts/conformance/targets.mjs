@@ -1,4 +1,8 @@
-/** @module scripts/conformance/targets: starts what the suite runs against: the gateway (fixture behind it over stdio) or the fixture alone over HTTP. */
+/**
+ * @module scripts/conformance/targets: starts what the suite runs against: the gateway (a fixture behind it) or a
+ * fixture alone over HTTP. Two fixtures: the conformance fixture (both eras; the gateway spawns it over stdio) and
+ * the modern one (2026-07-28 only, stateless, over HTTP).
+ */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +10,7 @@ import { startProcess, waitForLine } from './processes.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURE_MAIN = join(ROOT, 'test/fixtures/conformance-upstream/main.ts');
+export const MODERN_FIXTURE_MAIN = join(ROOT, 'test/fixtures/conformance-modern-upstream/main.ts');
 /** tsx's ESM loader as an absolute URL: works for `--import` whatever the child's working directory is. */
 const TSX_LOADER = import.meta.resolve('tsx');
 
@@ -24,6 +29,16 @@ export async function startDirect({ logPath }) {
   return { url, processes: [proc] };
 }
 
+/** The modern fixture (2026-07-28 only) over Streamable HTTP on an ephemeral loopback port. */
+export async function startModernDirect({ logPath }) {
+  const proc = startProcess('modern-fixture', TARGET_NODE, ['--import', TSX_LOADER, MODERN_FIXTURE_MAIN, '--http', '127.0.0.1:0'], {
+    cwd: ROOT,
+    logPath,
+  });
+  const [, url] = await waitForLine(proc, /conformance-modern-upstream listening on (http:\/\/\S+\/mcp)/, READY_TIMEOUT_MS);
+  return { url, processes: [proc] };
+}
+
 /** The gateway config: one upstream, the fixture over stdio. JSON strings are valid YAML scalars. */
 export function gatewayConfig() {
   const args = ['--import', TSX_LOADER, FIXTURE_MAIN].map((arg) => JSON.stringify(arg)).join(', ');
@@ -36,6 +51,30 @@ export function gatewayConfig() {
     `    args: [${args}]`,
     '',
   ].join('\n');
+}
+
+/**
+ * The config of the 2026-07-28 legs. The suite is the only host and answers every question itself, so questions go
+ * to the host (`route: host`; the default would hand a lone-boolean confirmation to an operator).
+ * - `legacy`: the conformance fixture over stdio, pinned `era: legacy` (it serves both eras; pinned, its questions
+ *   are real mid-call server requests the gateway must turn into `input_required` for a 2026-07-28 host);
+ * - `modern`: the modern fixture over HTTP at `upstreamUrl`, pinned `era: modern`.
+ */
+export function modernLegConfig(upstream, upstreamUrl) {
+  const lines = [
+    `# Written by scripts/conformance.mjs: the ${upstream === 'modern' ? 'modern (2026-07-28) fixture' : 'conformance fixture, spoken to as legacy'} as the single upstream.`,
+    'listen: 127.0.0.1:0',
+    'questions: { route: host }',
+    'upstreams:',
+    '  fixture:',
+  ];
+  if (upstream === 'modern') {
+    lines.push(`    url: ${JSON.stringify(upstreamUrl)}`, '    era: modern');
+  } else {
+    const args = ['--import', TSX_LOADER, FIXTURE_MAIN].map((arg) => JSON.stringify(arg)).join(', ');
+    lines.push(`    command: ${JSON.stringify(TARGET_NODE)}`, `    args: [${args}]`, '    era: legacy');
+  }
+  return [...lines, ''].join('\n');
 }
 
 async function waitForHealth(baseUrl, timeoutMs) {
@@ -54,13 +93,16 @@ async function waitForHealth(baseUrl, timeoutMs) {
   throw new Error(`gateway: GET /healthz did not answer 200 within ${timeoutMs} ms (last: ${last})`);
 }
 
-/** `switchboard serve` with a generated config (a copy goes to `resultsDir`); ready once it prints its URL and /healthz answers 200. */
-export async function startGateway({ configDir, resultsDir, logPath }) {
-  const configPath = join(configDir, 'switchboard.yaml');
-  await writeFile(configPath, gatewayConfig());
-  await writeFile(join(resultsDir, 'switchboard.yaml'), gatewayConfig());
+/**
+ * `switchboard serve` with a generated config (a copy goes to `resultsDir`); ready once it prints its URL and /healthz
+ * answers 200. `config` defaults to the existing legs' one; `name` keeps the files of several gateways apart.
+ */
+export async function startGateway({ configDir, resultsDir, logPath, config = gatewayConfig(), name = 'switchboard' }) {
+  const configPath = join(configDir, `${name}.yaml`);
+  await writeFile(configPath, config);
+  await writeFile(join(resultsDir, `${name}.yaml`), config);
   const proc = startProcess(
-    'gateway',
+    name === 'switchboard' ? 'gateway' : name,
     TARGET_NODE,
     [join(ROOT, 'bin/switchboard.mjs'), 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
     { cwd: ROOT, logPath },

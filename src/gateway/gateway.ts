@@ -309,17 +309,21 @@ class Gateway implements GatewayHandle {
       return host && !host.closed ? { host, call, pause: [call.id] } : undefined;
     }
     if (!owner || owner.closed) return undefined;
-    // Questions an upstream sends together belong together: within a burst, the call the previous one went to.
-    const last = this.#lastAsked.get(upstream);
-    const recent = last !== undefined && performance.now() - last.at < BURST_MS ? calls.find((c) => c.id === last.callId) : undefined;
     const asking = owner.callsWithOpenQuestions(upstream);
-    const guess = recent ?? calls.find((c) => !asking.has(c.id)) ?? calls[0];
+    // Questions an upstream sends together belong together: within a burst, the call the previous one went to,
+    // unless a call that has asked nothing started since (then the question is more likely that call's first).
+    const last = this.#lastAsked.get(upstream);
+    let burst: PendingCall | undefined;
+    if (last !== undefined && Date.now() - last.at < BURST_MS) {
+      burst = calls.find((c) => !asking.has(c.id) && c.startedAt >= last.at) ?? calls.find((c) => c.id === last.callId);
+    }
+    const guess = burst ?? calls.find((c) => !asking.has(c.id)) ?? calls[0];
     return { host: owner, call: guess, pause: calls.map((c) => c.id) };
   }
 
   #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
     const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
-    if (target?.call) this.#lastAsked.set(upstream, { callId: target.call.id, at: performance.now() });
+    if (target?.call) this.#lastAsked.set(upstream, { callId: target.call.id, at: Date.now() });
     if (!target && request.method === 'ping') {
       upstream.respond(request.id, {}); // a ping no host call explains is the gateway's to answer
       return;

@@ -164,12 +164,6 @@ const LIST_KIND_OF: Record<string, ListKind> = {
 
 let questionCounter = 0;
 
-/**
- * What a stand-in session for 2026-07-28 hosts declares to a legacy upstream: everything the gateway can carry
- * inside an input_required result (the hosts' own capabilities vary per request and are checked per question).
- */
-const MODERN_HOST_RELAYABLE: JsonObject = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
-
 const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
 const OPEN = new Set<string>(['pending', 'delivered']);
 
@@ -212,14 +206,6 @@ export class GatewayHostSession implements HostSession {
    */
   initParamsFor(upstream: string): InitInfo | undefined {
     if (!this.#init) return undefined;
-    // A stand-in for 2026-07-28 hosts declares all it can relay: what a request did not declare is its -32021.
-    if (this.#env.modern) return { protocolVersion: this.#init.protocolVersion, capabilities: MODERN_HOST_RELAYABLE, clientInfo: this.#init.clientInfo };
-    return this.#declaredFor(upstream);
-  }
-
-  /** The host's capabilities the gateway can translate for `upstream`, plus an operator's when its questions may go to one. */
-  #declaredFor(upstream: string): InitInfo | undefined {
-    if (!this.#init) return undefined;
     const declared = upstreamClientCapabilities(this.#init.capabilities, this.#init.protocolVersion);
     const { broker, policy } = this.#env.questions;
     const operator = broker.operatorAvailable && policy.operatorMayAnswer(upstream);
@@ -236,7 +222,7 @@ export class GatewayHostSession implements HostSession {
    * info when it is a proper one; its log level when it set one.
    */
   envelopeFor(upstream: string): RequestEnvelope {
-    const init = this.#declaredFor(upstream);
+    const init = this.initParamsFor(upstream);
     const info = init?.clientInfo;
     return upstreamEnvelope({
       hostCapabilities: init?.capabilities ?? {},

@@ -45,7 +45,6 @@ test('malformed header values are refused, never thrown', () => {
   const bad = [
     '=?base64?%%%?=',
     '=?base64?aGk?=',
-    '=?base64?aGk=',
     '=?base64?aGj=?=',
     '=?base64?aG k=?=',
     '=?base64?aGk=\n?=',
@@ -63,4 +62,5 @@ test('malformed header values are refused, never thrown', () => {
     assert.ok(!decoded.ok && decoded.reason.length > 0);
   }
   assert.deepEqual(decodeHeaderValue('=?BASE64?aGk=?='), { ok: true, value: '=?BASE64?aGk=?=' }, 'only the exact marker encodes; other cases are literal');
+  assert.deepEqual(decodeHeaderValue('=?base64?aGk='), { ok: true, value: '=?base64?aGk=' }, 'without the closing ?= it is a literal (SEP-2243)');
 });

@@ -28,7 +28,7 @@ export type HeaderValueDecode = { ok: true; value: string } | { ok: false; reaso
 /**
  * The value a received header stands for. Strict: a raw value must be printable ASCII; an encoded
  * one (exactly `=?base64?…?=`) must hold canonical, padded standard base64 of valid UTF-8 (a byte
- * order mark is kept as data). A value that starts like the encoded form but is not one is refused.
+ * order mark is kept as data). A value that starts with the marker but lacks the closing `?=` is a literal.
  * Never throws.
  */
 export function decodeHeaderValue(raw: string): HeaderValueDecode {
@@ -36,8 +36,8 @@ export function decodeHeaderValue(raw: string): HeaderValueDecode {
     const c = raw.charCodeAt(i);
     if (c < 0x20 || c > 0x7e) return { ok: false, reason: 'the header value has a character that is not printable ASCII' };
   }
-  if (!raw.startsWith(PREFIX)) return { ok: true, value: raw };
-  if (raw.length < PREFIX.length + SUFFIX.length || !raw.endsWith(SUFFIX)) return { ok: false, reason: 'the header value starts like =?base64?…?= but is not one' };
+  // Only the whole form is an encoding: a value without the closing ?= is a literal (SEP-2243).
+  if (!raw.startsWith(PREFIX) || raw.length < PREFIX.length + SUFFIX.length || !raw.endsWith(SUFFIX)) return { ok: true, value: raw };
   const payload = raw.slice(PREFIX.length, raw.length - SUFFIX.length);
   if (!CANONICAL_BASE64.test(payload)) return { ok: false, reason: 'the encoded header value is not padded standard base64' };
   const binary = atob(payload);

@@ -3,11 +3,19 @@
  * `switchboard stdio`, with optional elicitation and sampling handlers and a recorded wire.
  */
 import { Client } from '@modelcontextprotocol/client';
-import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { gatewayEnv } from './gateway.js';
+import { type HttpExchange, recordingFetch } from './modern-host.js';
 import { REPO_ROOT, SWITCHBOARD_BIN } from './paths.js';
 import type { WireEntry } from './raw-host.js';
 import { RecordingTransport } from './recording-transport.js';
@@ -27,13 +35,22 @@ export interface SdkHost {
   readonly errors: Error[];
   /** What the gateway wrote to stderr (stdio only). */
   stderr(): string;
+  /** Every HTTP exchange (status, headers, body) when `recordHttp` was given (HTTP only). */
+  readonly http?: HttpExchange[];
   close(): Promise<void>;
 }
 
 export const SDK_HOST_INFO = { name: 'sdk-e2e-host', version: '1.0.0' } as const;
 
-function createClient(capabilities: ClientCapabilities, handlers: HostHandlers, errors: Error[]): Client {
-  const client = new Client(SDK_HOST_INFO, { capabilities });
+export interface SdkHostOptions {
+  /** The client's era negotiation (default: the SDK's, `legacy`: a plain 2025 initialize). */
+  readonly versionNegotiation?: VersionNegotiationOptions;
+  /** Record every HTTP exchange (status, headers, body) here, from the first one on, so even a failed connect shows them (HTTP only). */
+  readonly recordHttp?: HttpExchange[];
+}
+
+function createClient(capabilities: ClientCapabilities, handlers: HostHandlers, errors: Error[], options: SdkHostOptions = {}): Client {
+  const client = new Client(SDK_HOST_INFO, { capabilities, ...(options.versionNegotiation && { versionNegotiation: options.versionNegotiation }) });
   client.onerror = (error) => errors.push(error);
   if (handlers.elicit) client.setRequestHandler('elicitation/create', handlers.elicit);
   if (handlers.sample) client.setRequestHandler('sampling/createMessage', handlers.sample);
@@ -41,16 +58,18 @@ function createClient(capabilities: ClientCapabilities, handlers: HostHandlers, 
 }
 
 /** An SDK Client connected to the gateway's Streamable HTTP endpoint. */
-export async function connectSdkHttp(url: string, capabilities: ClientCapabilities, handlers: HostHandlers = {}): Promise<SdkHost> {
+export async function connectSdkHttp(url: string, capabilities: ClientCapabilities, handlers: HostHandlers = {}, options: SdkHostOptions = {}): Promise<SdkHost> {
   const errors: Error[] = [];
-  const client = createClient(capabilities, handlers, errors);
-  const transport = new RecordingTransport(new StreamableHTTPClientTransport(new URL(url)));
+  const client = createClient(capabilities, handlers, errors, options);
+  const http = options.recordHttp;
+  const transport = new RecordingTransport(new StreamableHTTPClientTransport(new URL(url), http ? { fetch: recordingFetch(http) } : undefined));
   await client.connect(transport);
   return {
     client,
     wire: transport.wire,
     sessionId: transport.sessionId,
     errors,
+    ...(http && { http }),
     stderr: () => '',
     async close() {
       await transport.terminateSession().catch(() => undefined);
@@ -74,9 +93,9 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 }
 
 /** Spawns `switchboard stdio --config <configPath>` behind an SDK Client over StdioClientTransport. */
-export async function connectSdkStdio(configPath: string, capabilities: ClientCapabilities, handlers: HostHandlers = {}): Promise<SdkHost> {
+export async function connectSdkStdio(configPath: string, capabilities: ClientCapabilities, handlers: HostHandlers = {}, options: SdkHostOptions = {}): Promise<SdkHost> {
   const errors: Error[] = [];
-  const client = createClient(capabilities, handlers, errors);
+  const client = createClient(capabilities, handlers, errors, options);
   const stdio = new StdioClientTransport({
     command: process.execPath,
     args: [SWITCHBOARD_BIN, 'stdio', '--config', configPath],
@@ -87,7 +106,15 @@ export async function connectSdkStdio(configPath: string, capabilities: ClientCa
   let stderr = '';
   stdio.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const transport = new RecordingTransport(stdio);
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // A failed connect must not leave the gateway (and its upstreams) running.
+    const spawned = stdio.pid;
+    await client.close().catch(() => undefined);
+    if (spawned !== null && !(await waitForExit(spawned, 5_000))) process.kill(spawned, 'SIGKILL');
+    throw error;
+  }
   const pid = stdio.pid;
   return {
     client,
