@@ -780,3 +780,54 @@ test('with http.sessionIdleTimeout 0 (never), an idle stand-in keeps its upstrea
   assert.equal(up.servers.length - probes, 1, 'one upstream session served both calls');
   await gateway.close();
 });
+
+test('pair 4: a question the host did not declare, with nobody else to answer it, ends the call with -32021; the upstream call is cancelled', async () => {
+  const sample: ToolHandler = async (_call, server) => {
+    const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  };
+  const cfg = config([spec('desk')]);
+  cfg.questions = { ...cfg.questions, route: 'host' };
+  const up = fakeUpstreamFactory({ sample });
+  const gateway = createGateway(cfg, { logger: silentLogger, openTransport: () => up.open(), requestState: { keys: keys() } });
+  await gateway.ready;
+  const response = await serve(gateway, modern(1, 'tools/call', { name: 'sample', arguments: {} }, { elicitation: { form: {} } })).response();
+  const error = errorOf(response);
+  assert.equal(error.code, -32021, JSON.stringify(error));
+  assert.deepEqual((error.data as JsonObject).requiredCapabilities, { sampling: {} });
+  const server = caller(up);
+  const [call] = callsOf(server);
+  assert.ok(call);
+  await eventually(() => cancellationsOf(server).some((c) => c.requestId === call.id), 'the upstream call cancelled');
+  await eventually(() => answersOf(server).length === 1, 'the sampling question answered (refused) upstream');
+  await gateway.close();
+});
+
+test('pair 2: each relayed input request is a broker question, delivered via input_required and answered by the host\'s retry', async () => {
+  const store = new MemoryQuestionStore();
+  const broker = new QuestionBroker({ store, logger: silentLogger, operatorAvailable: false });
+  const cfg = config([spec('desk')]);
+  const up = fakeModernFactory({ handlers: { 'tool:restart': modernAsks } });
+  const gateway = createGateway(cfg, {
+    logger: silentLogger,
+    openTransport: () => up.open(),
+    requestState: { keys: keys() },
+    questions: { broker, policy: QuestionPolicy.fromConfig(cfg) },
+  });
+  await gateway.ready;
+  const round = inputRequired(await serve(gateway, callRestart(1)).response());
+  const [open] = await store.list({});
+  assert.ok(open, 'the input request was recorded');
+  assert.equal(open.state, 'delivered');
+  assert.equal(open.origin.hostRevision, '2026-07-28');
+  const audit = await store.auditTrail(open.id);
+  assert.ok(audit.some((entry) => entry.action === 'delivered' && isObject(entry.detail) && entry.detail.via === 'input_required'), JSON.stringify(audit));
+
+  const done = await serve(gateway, callRestart(2, { inputResponses: { approval: ACCEPT }, requestState: round.requestState })).response();
+  assert.equal(resultOf(done).resultType, 'complete');
+  const answered = await store.get(open.id);
+  assert.equal(answered?.state, 'answered');
+  assert.equal(answered?.answeredBy?.kind, 'host');
+  await gateway.close();
+  await broker.close();
+});
