@@ -352,3 +352,42 @@ async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
   }
   throw new Error('no open question appeared');
 }
+
+test('a 2026-07-28 upstream whose lists change is listened to: its list changes reach the host and drop the cached list', async () => {
+  let tools = [{ name: 'a', inputSchema: { type: 'object' } }];
+  let listen: JsonRpcRequest | undefined;
+  const { up, gateway } = setup({
+    discover: () => ({ supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } }, resultType: 'complete', ttlMs: 0, cacheScope: 'private' }),
+    handlers: {
+      'tools/list': () => complete({ tools, ttlMs: 60_000, cacheScope: 'public' }),
+      // The stream stays open: the handler never settles.
+      'subscriptions/listen': (request) => {
+        listen = request;
+        return new Promise<JsonObject>(() => undefined);
+      },
+    },
+  });
+  const host = await connectHost(gateway);
+  const first = await host.request('tools/list');
+  assert.ok('result' in first && JSON.stringify(first.result).includes('"a"'));
+  const server = served(up);
+  await waitFor(() => listen !== undefined, 'the listen request');
+  assert.deepEqual(listen?.params?.notifications, { toolsListChanged: true });
+  assert.equal((listen?.params?._meta as JsonObject | undefined)?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+
+  tools = [{ name: 'b', inputSchema: { type: 'object' } }];
+  await server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': listen?.id ?? null } });
+  await waitFor(() => host.sent.some((s) => 'method' in s.message && s.message.method === 'notifications/tools/list_changed'), 'the list change at the host');
+  const second = await host.request('tools/list');
+  assert.ok('result' in second && JSON.stringify(second.result).includes('"b"'), 'the cached list (ttlMs 60 s) was dropped');
+  assert.ok(!everythingSent(host).includes('subscriptions/acknowledged'));
+  await gateway.close();
+});
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -222,6 +222,8 @@ class Gateway implements GatewayHandle {
         ? error
         : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });
     }
+    // A 2026-07-28 upstream tells its list changes on a listen stream only.
+    session.listenForChanges();
     if (status.report.state !== 'up' || status.era !== session.era) status.succeeded(probeReportOf(session));
     this.#options.metrics?.upstreamState(spec.name, true);
     return session;
@@ -345,6 +347,8 @@ class Gateway implements GatewayHandle {
       return;
     }
     switch (message.method) {
+      case 'notifications/subscriptions/acknowledged':
+        return; // the gateway's own listen stream to a 2026-07-28 upstream (upstream-session.ts) was accepted
       case 'notifications/resources/updated':
         for (const host of this.#hostsOf(upstream)) {
           if (typeof params.uri === 'string' && host.isSubscribed(params.uri)) host.forward(message);

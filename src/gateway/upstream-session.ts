@@ -189,6 +189,29 @@ export class UpstreamSession {
     return this.request('server/discover', undefined, { timeoutMs: this.spec.connectTimeoutMs, envelope });
   }
 
+  /**
+   * 2026-07-28 has no unsolicited notifications: an upstream's list changes travel on a `subscriptions/listen`
+   * stream. This opens one for the lists the upstream says change (`listChanged`); what it carries reaches the
+   * handlers like a legacy upstream's notifications. It lasts as long as the session (no timeout); if the
+   * upstream ends it, it is not reopened (the lists' `ttlMs` still bounds how stale they get).
+   */
+  listenForChanges(): void {
+    if (this.era !== 'modern' || this.#closed) return;
+    const caps = this.serverCapabilities;
+    const changes = (key: string): boolean => isObject(caps[key]) && caps[key].listChanged === true;
+    const notifications: JsonObject = {};
+    if (changes('tools')) notifications.toolsListChanged = true;
+    if (changes('prompts')) notifications.promptsListChanged = true;
+    if (changes('resources')) notifications.resourcesListChanged = true;
+    if (Object.keys(notifications).length === 0) return;
+    this.request('subscriptions/listen', { notifications }, { timeoutMs: 0 }).then(
+      () => this.#logger.log('debug', `upstream ${this.key}: the upstream ended its listen stream`),
+      (error: unknown) => {
+        if (!this.#closed) this.#logger.log('info', `upstream ${this.key}: no listen stream for list changes`, { error: String(error) });
+      },
+    );
+  }
+
   /** From now on this session speaks 2026-07-28: what `server/discover` said becomes what the upstream offers. */
   adoptModern(info: DiscoverInfo): void {
     this.era = 'modern';
@@ -311,7 +334,7 @@ export class UpstreamSession {
 
   /** Calls still waiting for an answer, oldest first. */
   pendingCalls(): PendingCall[] {
-    return [...this.#pending.values()].filter((entry) => entry.method !== 'initialize');
+    return [...this.#pending.values()].filter((entry) => entry.method !== 'initialize' && entry.method !== 'subscriptions/listen');
   }
 
   /** Stops the timeout clock of a call while a host (or a person) is answering one of its questions. */
