@@ -42,6 +42,12 @@ const rules: { layer: string; forbidden: RegExp; why: string }[] = [
     why: 'the era bridge is core: protocol/ and node:crypto only',
   },
   {
+    layer: 'composite',
+    // The elicitation seam and the other ports are the core's own types: no SDK or wire type, no gateway, config or edge.
+    forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(http|https|http2|net)$|^(?!node:)[a-z@]|^\\.\\.\\/(?!(protocol|translation)\\/)`),
+    why: 'composite/ is core: protocol/, translation/ and node: builtins only',
+  },
+  {
     layer: 'store',
     forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(\\.\\.\\/)?(http|cli|gateway|transport|console|metrics|translation|config)\\/`),
     why: 'stores implement the broker contract and know nothing of the router or the edges',
@@ -65,6 +71,7 @@ for (const rule of rules) {
 test('the import scanner sees every import form (so the rules above cannot pass vacuously)', () => {
   const core = sources(join(src, 'gateway')).flatMap(imports);
   assert.ok(core.includes('../protocol/jsonrpc.js'));
+  assert.ok(sources(join(src, 'composite')).flatMap(imports).includes('../translation/elicitation-limits.js'));
   assert.ok(sources(join(src, 'transport')).flatMap(imports).some((spec) => spec.startsWith('@modelcontextprotocol/')));
 });
 

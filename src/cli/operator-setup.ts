@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 
 import { QuestionBroker } from '../broker/broker.js';
 import type { QuestionStore } from '../broker/question-store.js';
+import type { RunStore } from '../composite/run-store.js';
 import { MIN_TOKEN_LENGTH } from '../config/schema.js';
 import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../gateway/logger.js';
@@ -17,6 +18,7 @@ import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
 import { createMetricsRoute } from '../metrics/metrics-route.js';
 import { MetricsRegistry } from '../metrics/registry.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
 
@@ -24,6 +26,11 @@ export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
 export interface OperatorSetup {
   broker: QuestionBroker;
+  /**
+   * Composite runs, kept beside the questions: in the same SQLite file and connection (`store: sqlite`), or in
+   * memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
+   */
+  runs: RunStore;
   /** What the gateway counts; served at /metrics (behind the operator token) when the console is enabled. */
   metrics: GatewayMetrics;
   /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
@@ -44,13 +51,17 @@ export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): 
   return `${hostname()} ${listen.host}:${listen.port} ${config.source ?? '(no config file)'}`;
 }
 
-async function openStore(config: NormalizedConfig, owner: string): Promise<QuestionStore> {
-  if (config.store.kind === 'memory') return new MemoryQuestionStore({ owner });
+async function openStore(config: NormalizedConfig, owner: string): Promise<{ store: QuestionStore; runs: RunStore; closeRuns: () => Promise<void> }> {
+  if (config.store.kind === 'memory') {
+    const runs = new MemoryRunStore();
+    return { store: new MemoryQuestionStore({ owner }), runs, closeRuns: () => runs.close() };
+  }
   try {
     const store = await openSqliteQuestionStore({ path: config.store.path, owner });
     // Answers may hold what a person typed into a password field: the files are the owner's alone.
     for (const suffix of ['', '-wal', '-shm']) await chmod(`${config.store.path}${suffix}`, 0o600).catch(() => undefined);
-    return store;
+    // The runs live on the question store's connection and close with it.
+    return { store, runs: store.runs, closeRuns: async () => undefined };
   } catch (error) {
     throw new CliError(`cannot open the question store ${config.store.path}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -94,18 +105,26 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
 export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
   const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
   const owner = instanceOwner(config, options.listen);
-  const store = await openStore(config, owner);
+  const { store, runs, closeRuns } = await openStore(config, owner);
   // One gateway per store file (design 006): at start it abandons every question left open, whoever stamped it.
   // The owner name is still stamped on each question, for the multi-instance store to come.
   const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined });
   await broker.start();
-  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, token: token.value, logger: options.logger }) : undefined;
+  // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.
+  try {
+    const abandonedRuns = await runs.abandonRunning('the gateway stopped during the run');
+    if (abandonedRuns > 0) options.logger.log('warn', 'composite runs left running by a previous process were marked failed', { runs: abandonedRuns });
+  } catch (error) {
+    options.logger.log('error', 'could not mark the composite runs left running as failed', { error: error instanceof Error ? error.message : String(error) });
+  }
+  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, runs, token: token.value, logger: options.logger }) : undefined;
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = broker.subscribe((event) => metrics.questionChanged(event.question));
   const metricsRoute = token ? createMetricsRoute({ registry, token: token.value }) : undefined;
   return {
     broker,
+    runs,
     metrics,
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
     ...(token ? { token } : {}),
@@ -113,6 +132,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
       unsubscribe();
       operatorRoutes?.close();
       await broker.close();
+      await closeRuns();
       await store.close();
     },
   };

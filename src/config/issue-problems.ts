@@ -7,7 +7,10 @@ import type { ConfigPath } from './config-path.js';
 import { allowedKeysAt, closestKey } from './schema-keys.js';
 
 export interface ConfigProblem {
+  /** The key it is about (its line is reported). */
   path: ConfigPath;
+  /** The path shown, when not `path` (a composite step's problems show the step and name the key in the message). */
+  shownPath?: ConfigPath;
   message: string;
 }
 
@@ -67,8 +70,18 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], data: un
         // The path ends with the key itself; the key schema's own message says what is wrong.
         problems.push({ path, message: issue.issues[0]?.message ?? 'is not an allowed key' });
         break;
+      case 'invalid_union': {
+        // A value of the right kind for one alternative (a map, not a path) gets that alternative's own problems.
+        const deeper = issue.errors.filter((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0));
+        if (deeper.length === 1) {
+          const branch = (deeper[0] as z.core.$ZodIssue[]).map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue);
+          problems.push(...problemsFromIssues(branch, data, schema));
+          break;
+        }
+        problems.push({ path, message: value === undefined ? issue.message : `${issue.message} (got ${describeValue(value)})` });
+        break;
+      }
       case 'invalid_format':
-      case 'invalid_union':
         problems.push({ path, message: value === undefined ? issue.message : `${issue.message} (got ${describeValue(value)})` });
         break;
       default:

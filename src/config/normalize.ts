@@ -1,16 +1,24 @@
 /** @module From the validated config file to the normalized IR the gateway core consumes. */
 
 import { dirname, resolve } from 'node:path';
+import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
+import type { CompositeDefinition, CompositeStep, ElicitStep, ResourceStep, ToolStep } from '../composite/definition.js';
+import { OUTCOME_DEFAULTS } from './schema.js';
 import type { ParsedConfigFile } from './schema.js';
 import type { NormalizedConfig, OAuthSettings, QuestionOverride, ToolFilter, UpstreamSpec } from './types.js';
 
 type ParsedUpstream = ParsedConfigFile['upstreams'][string];
+type ParsedComposite = Exclude<NonNullable<ParsedConfigFile['composites']>, string>[string];
+type ParsedStep = ParsedComposite['steps'][number];
+type ParsedInnerStep = NonNullable<ParsedStep['forEach']>['step'];
 
 export interface NormalizeContext {
   /** Absolute path of the config file; relative `cwd`s are resolved against its folder. */
   source: string;
   /** Upstream names in file order (the parsed object may have reordered integer-like names). */
   upstreamOrder: readonly string[];
+  /** Composite names in file order (likewise). */
+  compositeOrder?: readonly string[];
 }
 
 function normalizeTools(tools: ParsedUpstream['tools']): ToolFilter {
@@ -73,6 +81,76 @@ function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: st
     : { kind: 'streamable-http', ...common, url, headers, ...(upstream.auth === undefined ? {} : { auth: normalizeAuth(upstream.auth) }) };
 }
 
+/** A tool, resource or elicit step (top-level or inside a forEach), with the defaults of its kind. */
+function normalizeCalledStep(step: ParsedStep | ParsedInnerStep, id: string, dependsOn: string[]): ToolStep | ResourceStep | ElicitStep {
+  const base = { id, dependsOn, ...(step.condition === undefined ? {} : { condition: step.condition }) };
+  if (step.tool !== undefined) {
+    const dot = step.tool.indexOf('.');
+    return {
+      ...base,
+      kind: 'tool',
+      upstream: step.tool.slice(0, dot),
+      tool: step.tool.slice(dot + 1),
+      arguments: structuredClone(step.arguments ?? {}),
+      retry: { count: step.retry?.count ?? COMPOSITE_DEFAULTS.retryCount, backoffMs: step.retry?.backoff ?? COMPOSITE_DEFAULTS.backoffMs },
+      timeoutMs: step.timeout ?? COMPOSITE_DEFAULTS.stepTimeoutMs,
+    };
+  }
+  if (step.resource !== undefined) {
+    const { upstream, uri } = step.resource;
+    return { ...base, kind: 'resource', upstream, uri, timeoutMs: step.timeout ?? COMPOSITE_DEFAULTS.stepTimeoutMs };
+  }
+  // The schema guarantees a step that is neither (nor a forEach, for the callers) is an elicit step.
+  const elicit = step.elicit ?? { message: '', requestedSchema: {} };
+  return {
+    ...base,
+    kind: 'elicit',
+    message: elicit.message,
+    requestedSchema: structuredClone(elicit.requestedSchema),
+    timeoutMs: step.timeout ?? COMPOSITE_DEFAULTS.elicitTimeoutMs,
+    onAccept: step.onAccept ?? OUTCOME_DEFAULTS.onAccept,
+    onDecline: step.onDecline ?? OUTCOME_DEFAULTS.onDecline,
+    onCancel: step.onCancel ?? OUTCOME_DEFAULTS.onCancel,
+    onTimeout: step.onTimeout ?? OUTCOME_DEFAULTS.onTimeout,
+  };
+}
+
+function normalizeStep(step: ParsedStep): CompositeStep {
+  const dependsOn = [...step.dependsOn];
+  if (step.forEach === undefined) return normalizeCalledStep(step, step.id, dependsOn);
+  const { items, concurrency, step: inner } = step.forEach;
+  return {
+    id: step.id,
+    dependsOn,
+    ...(step.condition === undefined ? {} : { condition: step.condition }),
+    kind: 'forEach',
+    items,
+    concurrency,
+    step: normalizeCalledStep(inner, inner.id ?? step.id, []),
+  };
+}
+
+function normalizeComposite(name: string, composite: ParsedComposite): CompositeDefinition {
+  return {
+    name,
+    description: composite.description,
+    inputSchema: structuredClone(composite.inputSchema),
+    ...(composite.outputSchema === undefined ? {} : { outputSchema: structuredClone(composite.outputSchema) }),
+    ...(composite.output === undefined ? {} : { output: structuredClone(composite.output) }),
+    steps: composite.steps.map(normalizeStep),
+    limits: { maxSteps: composite.limits.maxSteps, maxForEachItems: composite.limits.maxForEachItems, totalTimeoutMs: composite.limits.totalTimeout },
+  };
+}
+
+/** The composites in file order; `composites` must be the map by now (load reads a file path in its place). */
+export function normalizeComposites(composites: ParsedConfigFile['composites'], order: readonly string[] = []): CompositeDefinition[] {
+  if (composites === undefined) return [];
+  if (typeof composites === 'string') throw new Error(`composites: the file ${composites} was not read (use loadConfig or parseConfigText)`);
+  const names = order.filter((name) => Object.hasOwn(composites, name));
+  for (const name of Object.keys(composites)) if (!names.includes(name)) names.push(name);
+  return names.map((name) => normalizeComposite(name, composites[name] as ParsedComposite));
+}
+
 export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeContext): NormalizedConfig {
   const configDir = dirname(context.source);
   const names = context.upstreamOrder.filter((name) => Object.hasOwn(parsed.upstreams, name));
@@ -94,5 +172,6 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
     store: parsed.store.type === 'memory' ? { kind: 'memory' } : { kind: 'sqlite', path: resolve(configDir, parsed.store.path) },
     requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
+    composites: normalizeComposites(parsed.composites, context.compositeOrder),
   };
 }

@@ -11,6 +11,10 @@ function unwrap(schema: z.ZodType): z.ZodType {
       current = current.unwrap() as z.ZodType;
     } else if (current instanceof z.ZodPipe) {
       current = current.in as z.ZodType;
+    } else if (current instanceof z.ZodUnion) {
+      // The alternative with keys (a map that could also be given as a file path, say).
+      const options = (current.options as z.ZodType[]).map(unwrap);
+      return options.find((option) => option instanceof z.ZodObject || option instanceof z.ZodRecord || option instanceof z.ZodArray) ?? current;
     } else return current;
   }
 }

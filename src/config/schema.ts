@@ -3,6 +3,8 @@
 import { z } from 'zod';
 
 import { handleKeyFromText } from '../bridge/handle-keys.js';
+import { COMPOSITE_DEFAULTS, ELICIT_TIMEOUT_CAP_MS } from '../composite/definition.js';
+import { STEP_ID_PATTERN } from '../composite/validate.js';
 import { describeValue } from './describe-value.js';
 import { DURATION_PATTERN, MAX_DURATION_MS, parseDuration } from './duration.js';
 import { parseListenAddress } from './listen.js';
@@ -34,7 +36,19 @@ export const DEFAULTS = {
   maxRounds: 8,
   store: 'sqlite',
   storePath: 'data/switchboard.db',
+  compositeInputSchema: { type: 'object' },
+  compositeMaxSteps: COMPOSITE_DEFAULTS.maxSteps,
+  compositeMaxForEachItems: COMPOSITE_DEFAULTS.maxForEachItems,
+  compositeTotalTimeout: '30m',
+  compositeToolTimeout: '60s',
+  compositeElicitTimeout: '5m',
+  compositeRetryCount: COMPOSITE_DEFAULTS.retryCount,
+  compositeBackoff: '500ms',
+  compositeConcurrency: COMPOSITE_DEFAULTS.concurrency,
 } as const;
+
+/** What an elicit step does after each outcome when the step does not say. */
+export const OUTCOME_DEFAULTS = { onAccept: 'continue', onDecline: 'abort', onCancel: 'abort', onTimeout: 'abort' } as const;
 
 /** The operator token must be long enough not to be guessed (it guards the console, REST API and /metrics). */
 export const MIN_TOKEN_LENGTH = 16;
@@ -404,6 +418,174 @@ const requestStateSchema = z
   })
   .meta({ description: 'The signed requestState handles of the era bridge (2026-07-28 hosts).' });
 
+
+/** A step's tool: `<upstream>.<tool>`, split at the first dot (upstream names have none). */
+export const STEP_TOOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*\\.[^\\s]+$';
+
+/** A JSON Schema given inline: a map (its content is checked when the composite is validated). */
+function jsonSchemaMap(description: string) {
+  return z.record(z.string(), z.unknown()).meta({ description });
+}
+
+const outcomeSchema = (outcome: keyof typeof OUTCOME_DEFAULTS, what: string) =>
+  z
+    .enum(['continue', 'abort', 'skip-remaining'])
+    .optional()
+    .meta({
+      description: `What happens when ${what} (elicit steps; default ${OUTCOME_DEFAULTS[outcome]}): continue, abort (the composite returns an isError result naming who answered what) or skip-remaining (no later step runs; the composite returns what it has).`,
+    });
+
+/** The keys a step of every kind may have, besides dependsOn and forEach (which only top-level steps have). */
+const stepShape = {
+  id: z
+    .string()
+    .regex(new RegExp(STEP_ID_PATTERN), { error: 'must be letters, digits, _ and -, starting with a letter or _ (templates name it as steps.<id>)' })
+    .meta({ description: 'Names the step: unique in the composite; dependsOn and templates (steps.<id>) refer to it.' }),
+  condition: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'A template; the step is skipped when it renders false, "", 0, null, an empty list or "false".' }),
+  tool: z
+    .string()
+    .regex(new RegExp(STEP_TOOL_PATTERN), { error: 'must be <upstream>.<tool>, like desk.restart_service' })
+    .optional()
+    .meta({ description: 'A tool step: the upstream tool to call, as <upstream>.<tool> (the tool as the upstream names it).' }),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'Tool steps: the tool\'s arguments (default {}); strings are templates over input and earlier steps.' }),
+  retry: z
+    .strictObject({
+      count: z.int().min(0).max(10).default(DEFAULTS.compositeRetryCount).meta({ description: 'Attempts after the first, 0 to 10.' }),
+      backoff: duration('Wait before the first retry; it doubles for each next one.', 0).prefault(DEFAULTS.compositeBackoff),
+    })
+    .optional()
+    .meta({ description: 'Tool steps: how often a failed call is tried again, and the wait between tries.' }),
+  resource: z
+    .strictObject({
+      upstream: z
+        .string()
+        .regex(new RegExp(UPSTREAM_NAME_PATTERN), { error: 'is not a valid upstream name (letters, digits, _ and -, starting with a letter or digit)' })
+        .meta({ description: 'The upstream to read from (as named under upstreams).' }),
+      uri: z.string().min(1).meta({ description: 'The resource URI, a template.' }),
+    })
+    .optional()
+    .meta({ description: 'A resource step: reads a resource of an upstream (resources/read).' }),
+  timeout: duration(
+    `Tool and resource steps: how long one attempt may take (default ${DEFAULTS.compositeToolTimeout}). Elicit steps: how long the question waits (default ${DEFAULTS.compositeElicitTimeout}; more than ${ELICIT_TIMEOUT_CAP_MS / 60_000}m is cut to ${ELICIT_TIMEOUT_CAP_MS / 60_000}m, with a logged warning).`,
+    1,
+  ).optional(),
+  elicit: z
+    .strictObject({
+      message: z.string().min(1).meta({ description: 'The question, a template.' }),
+      requestedSchema: jsonSchemaMap('The form of the answer: a flat JSON Schema object; its strings are templates.'),
+    })
+    .optional()
+    .meta({ description: 'An elicit step: asks a person (the host, or an operator in the console, per the question route).' }),
+  onAccept: outcomeSchema('onAccept', 'the question is answered (accept)'),
+  onDecline: outcomeSchema('onDecline', 'the person declines'),
+  onCancel: outcomeSchema('onCancel', 'the question is cancelled (dismissed)'),
+  onTimeout: outcomeSchema('onTimeout', 'nobody answers in time'),
+};
+
+const { id: stepIdSchema, ...stepKeysAfterId } = stepShape;
+
+const TOOL_ONLY = ['arguments', 'retry'] as const;
+const ELICIT_ONLY = ['onAccept', 'onDecline', 'onCancel', 'onTimeout'] as const;
+
+/** No key of another kind than the one the step is (the caller made sure it is one). */
+function refineStepKind(step: { [K in keyof typeof stepShape]?: unknown } & { forEach?: unknown }, ctx: Ctx): void {
+  const kinds = (['tool', 'resource', 'elicit', 'forEach'] as const).filter((kind) => step[kind] !== undefined);
+  if (kinds.length > 1) {
+    custom(ctx, `cannot be with ${kinds[0]} (a step is one of tool, resource, elicit or forEach)`, [kinds[1] as string]);
+    return;
+  }
+  const kind = kinds[0];
+  if (kind !== 'tool') for (const key of TOOL_ONLY) if (step[key] !== undefined) custom(ctx, 'only applies to tool steps', [key]);
+  if (kind !== 'elicit') for (const key of ELICIT_ONLY) if (step[key] !== undefined) custom(ctx, 'only applies to elicit steps', [key]);
+  if (kind === 'forEach' && step.timeout !== undefined) custom(ctx, 'does not apply to forEach steps (set it on forEach.step)', ['timeout']);
+}
+
+const innerStepSchema = z
+  .strictObject({
+    id: stepIdSchema.optional().meta({ description: "Names the step in the run record (default: the forEach step's id)." }),
+    ...stepKeysAfterId,
+  })
+  .superRefine((step, ctx) => {
+    if (step.tool === undefined && step.resource === undefined && step.elicit === undefined) custom(ctx, 'needs one of tool, resource or elicit');
+    else refineStepKind(step, ctx);
+  })
+  .meta({
+    description: 'The tool, resource or elicit step run for each item; its templates also see item and index. No dependsOn, no forEach.',
+    oneOf: [{ required: ['tool'] }, { required: ['resource'] }, { required: ['elicit'] }],
+  });
+
+const stepSchema = z
+  .strictObject({
+    id: stepIdSchema,
+    dependsOn: z
+      .array(z.string().min(1))
+      .default(() => [])
+      .meta({ description: 'Ids of steps that must have finished (or been skipped) first; steps with no path between them run in parallel.' }),
+    ...stepKeysAfterId,
+    forEach: z
+      .strictObject({
+        items: z.string().min(1).meta({ description: 'A template that renders a list (from input or an earlier step).' }),
+        concurrency: z.int().min(1).default(DEFAULTS.compositeConcurrency).meta({ description: 'How many items run at once.' }),
+        step: innerStepSchema,
+      })
+      .optional()
+      .meta({ description: 'A forEach step: runs its step once per item of a list; its output is the list of their outputs.' }),
+  })
+  .superRefine((step, ctx) => {
+    if (step.tool === undefined && step.resource === undefined && step.elicit === undefined && step.forEach === undefined) {
+      custom(ctx, 'needs one of tool, resource, elicit or forEach');
+    }
+    else refineStepKind(step, ctx);
+  })
+  .meta({
+    description: 'One step: exactly one of tool, resource, elicit and forEach.',
+    oneOf: [{ required: ['tool'] }, { required: ['resource'] }, { required: ['elicit'] }, { required: ['forEach'] }],
+  });
+
+const compositeSchema = z
+  .strictObject({
+    description: z.string().min(1).meta({ description: 'What the tool does, for hosts and models.' }),
+    inputSchema: jsonSchemaMap('The JSON Schema (type: object) of the tool\'s arguments; templates see them as input.').default(() => ({
+      ...DEFAULTS.compositeInputSchema,
+    })),
+    outputSchema: jsonSchemaMap('When set, the tool\'s outputSchema (type: object); needs output.').optional(),
+    output: z
+      .unknown()
+      .refine((value) => value !== null, { error: 'must not be empty' })
+      .optional()
+      .meta({ description: 'A template (string, map or list) rendered after the last step; it sees input and every step. Its value is the result.' }),
+    limits: z
+      .strictObject({
+        maxSteps: z.int().min(1).default(DEFAULTS.compositeMaxSteps).meta({ description: 'Most steps in the composite (a forEach counts as one).' }),
+        maxForEachItems: z.int().min(1).default(DEFAULTS.compositeMaxForEachItems).meta({ description: 'Most items one forEach runs; a longer list fails the step.' }),
+        totalTimeout: duration('The whole run, from call to result.', 1).prefault(DEFAULTS.compositeTotalTimeout),
+      })
+      .prefault({})
+      .meta({ description: 'Caps of one run.' }),
+    steps: z
+      .array(stepSchema)
+      .refine((steps) => steps.length > 0, { error: 'must list at least one step' })
+      .meta({ description: 'The steps, in any order; dependsOn orders them.', minItems: 1 }),
+  })
+  .meta({ description: 'One composite tool.' });
+
+const compositesMapSchema = z
+  .record(z.string().regex(new RegExp(TOOL_NAME_PATTERN), { error: 'is not a valid tool name (1 to 128 letters, digits, _, - or .)' }), compositeSchema)
+  .meta({ description: 'Composite tools by name (the name hosts see).' });
+
+const compositesSchema = z
+  .union([z.string().min(1).meta({ description: 'A YAML file, relative to this one, holding the map of composites.' }), compositesMapSchema], {
+    error: 'must be a map of composite tools or the path of a YAML file holding one',
+  })
+  .meta({ description: 'Composite tools: workflows over upstream tools and questions, each exposed as one tool. A map, or the path of a YAML file holding it.' });
+
 export const configSchema = z
   .strictObject({
     listen: listenSchema.prefault(DEFAULTS.listen),
@@ -416,6 +598,7 @@ export const configSchema = z
     console: consoleSchema.prefault({}),
     store: storeSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),
+    composites: compositesSchema.optional(),
   })
   .meta({
     title: 'Switchboard configuration',

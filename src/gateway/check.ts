@@ -14,7 +14,8 @@ export async function checkUpstreams(
     config.upstreams.map(async (spec): Promise<UpstreamReport> => {
       const base = { name: spec.name, transport: spec.kind };
       try {
-        return { ...base, state: 'up', ...(await probeUpstream(spec, () => options.openTransport(spec, 'probe'), options.logger)) };
+        const { toolNames: _names, ...report } = await probeUpstream(spec, () => options.openTransport(spec, 'probe'), options.logger);
+        return { ...base, state: 'up', ...report };
       } catch (error) {
         return { ...base, state: 'down', error: error instanceof Error ? error.message : String(error) };
       }

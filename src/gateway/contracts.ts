@@ -112,6 +112,11 @@ export interface GatewayHandle {
   session(id: string): HostSession | undefined;
   /** Resolves once every upstream has been tried (successfully or not). */
   readonly ready: Promise<void>;
+  /**
+   * After `ready`: composite steps naming a tool their upstream does not list (`missing`, each a sentence naming
+   * the composite and the step), and those whose upstream is down, so cannot be checked yet (`unchecked`).
+   */
+  compositeProblems(): { missing: string[]; unchecked: string[] };
   health(): HealthReport;
   close(): Promise<void>;
 }

@@ -22,13 +22,18 @@ import { MemoryHandleLedger } from '../bridge/handle-ledger.js';
 import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from './contracts.js';
 import type { ModernHostHooks } from './host-session.js';
 import { ModernHosts } from './modern/modern-hosts.js';
+import type { CompositeDefinition } from '../composite/definition.js';
+import type { RunRecorder } from '../composite/run-store.js';
+import { CompositeTools } from './composite-tools.js';
 import { GatewayError } from './errors.js';
 import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
+import type { ProbeResult } from './probe.js';
 import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
 import { QuestionPolicy } from './question-policy.js';
 import { connectUpstream } from './upstream-connect.js';
 import { UpstreamLink } from './upstream-link.js';
+import { fetchAll } from './catalog.js';
 import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
@@ -52,6 +57,8 @@ export interface GatewayOptions {
    * the process (handles do not survive a restart; `serve` persists one).
    */
   requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
+  /** Where composite runs are recorded (serve: beside the questions); without it runs are not kept. */
+  runs?: RunRecorder;
 }
 
 /** Questions of one upstream session this close together are taken as one burst from one call. */
@@ -77,12 +84,17 @@ class Gateway implements GatewayHandle {
   /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   #retryTimers = new Set<NodeJS.Timeout>();
+  /** Each upstream's tool names as its last probe listed them (composites are checked against them). */
+  #toolNames = new Map<string, string[]>();
   /** The call each upstream session's latest question went to, and when (for questions sent in a burst). */
   #lastAsked = new WeakMap<UpstreamSession, { callId: number; at: number }>();
   #closed = false;
   #questions: { broker: QuestionBroker; policy: QuestionPolicy };
   /** Whether the broker is the gateway's own (then the gateway closes it). */
   #ownBroker: boolean;
+  /** The composite tools of the config, and what runs them in every host session. */
+  #compositeDefinitions: readonly CompositeDefinition[];
+  #composites: CompositeTools | undefined;
   /** 2026-07-28 hosts: their stand-in sessions, parked calls and listen streams. */
   #modern: ModernHosts;
 
@@ -95,6 +107,8 @@ class Gateway implements GatewayHandle {
       broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
       policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
+    this.#compositeDefinitions = config.composites;
+    this.#composites = config.composites.length > 0 ? new CompositeTools(config.composites, { logger: options.logger, ...(options.runs ? { recorder: options.runs } : {}) }) : undefined;
     for (const spec of config.upstreams) {
       const status = new UpstreamStatus(spec, config.retry);
       this.#status.set(spec.name, status);
@@ -138,6 +152,7 @@ class Gateway implements GatewayHandle {
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
       ...(modern ? { modern } : {}),
+      ...(this.#composites ? { composites: this.#composites } : {}),
       onClosed: (host) => {
         this.#options.metrics?.sessionClosed(transport);
         this.#sessions.delete(host.id);
@@ -151,6 +166,26 @@ class Gateway implements GatewayHandle {
 
   session(id: string): HostSession | undefined {
     return this.#sessions.get(id);
+  }
+
+  compositeProblems(): { missing: string[]; unchecked: string[] } {
+    const missing: string[] = [];
+    const unchecked: string[] = [];
+    for (const definition of this.#compositeDefinitions) {
+      definition.steps.forEach((step, index) => {
+        const inner = step.kind === 'forEach' ? step.step : step;
+        if (inner.kind !== 'tool') return;
+        const where = `composites.${definition.name}.steps[${index}] (${step.id})`;
+        const names = this.#toolNames.get(inner.upstream);
+        if (this.#status.get(inner.upstream)?.report.state !== 'up' || names === undefined) {
+          unchecked.push(`${where}: upstream '${inner.upstream}' is not up, so its tool '${inner.tool}' cannot be checked yet`);
+        } else if (!names.includes(inner.tool)) {
+          const known = names.length > 0 ? names.join(', ') : 'no tools';
+          missing.push(`${where}: upstream '${inner.upstream}' has no tool '${inner.tool}' (it lists ${known})`);
+        }
+      });
+    }
+    return { missing, unchecked };
   }
 
   health(): HealthReport {
@@ -235,9 +270,10 @@ class Gateway implements GatewayHandle {
     const status = this.#status.get(spec.name) as UpstreamStatus;
     try {
       const shared = this.#shared.get(spec.name);
-      const report = shared
-        ? await shared.get().then((session) => probeReportOf(session))
+      const { toolNames, ...report } = shared
+        ? await shared.get().then(async (session): Promise<ProbeResult> => ({ ...probeReportOf(session), toolNames: await toolNamesOf(session) }))
         : await probeUpstream(spec, () => this.#options.openTransport(spec, 'probe'), this.#logger, status.era);
+      if (toolNames) this.#toolNames.set(spec.name, toolNames);
       status.succeeded(report);
       this.#options.metrics?.upstreamState(spec.name, true);
       this.#logger.log('info', `upstream '${spec.name}' is up`, { era: report.era, protocolVersion: report.protocolVersion });
@@ -395,4 +431,11 @@ function relatedId(call: PendingCall | undefined): JsonRpcId | undefined {
 
 export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {
   return new Gateway(config, options);
+}
+
+/** The names of an open session's tools (none when it offers no tools or cannot list them). */
+async function toolNamesOf(session: UpstreamSession): Promise<string[] | undefined> {
+  if (!isObject(session.serverCapabilities.tools)) return undefined;
+  const tools = await fetchAll(session, 'tools').catch(() => undefined);
+  return tools?.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []));
 }

@@ -25,7 +25,7 @@ import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { withoutModernResultFields } from '../protocol/result-type.js';
 import { LATEST_LEGACY_REVISION, negotiateRevision } from '../protocol/revisions.js';
 import type { ListKind, Route } from './catalog.js';
-import { Catalog } from './catalog.js';
+import { Catalog, fetchAll } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
 import { eraChangeOf } from './era-probe.js';
 import { GatewayError, toProtocolError } from './errors.js';
@@ -38,6 +38,8 @@ import type { QuestionPolicy } from './question-policy.js';
 import { withOperatorCapabilities } from './question-policy.js';
 import type { UpstreamLink } from './upstream-link.js';
 import type { CallOptions, UpstreamSession } from './upstream-session.js';
+import type { CompositeTools } from './composite-tools.js';
+import type { QuestionAsker } from './question-asker.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
 import { requiredUrlElicitationIds } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
@@ -64,6 +66,8 @@ export interface HostSessionEnv {
   questions: { broker: QuestionBroker; policy: QuestionPolicy };
   /** Set for the stand-in session of 2026-07-28 hosts (gateway/modern/): what differs for them. */
   modern?: ModernHostHooks;
+  /** The gateway's composite tools (config `composites`): listed after the upstreams' tools, run by the composer. */
+  composites?: CompositeTools;
 }
 
 /** What a stand-in session for 2026-07-28 hosts does differently from a legacy host session. */
@@ -103,7 +107,7 @@ interface InitInfo {
 
 /** A question relayed to the host: where its answer goes. */
 interface RelayedQuestion {
-  upstream: UpstreamSession;
+  upstream: QuestionAsker;
   upstreamId: JsonRpcId;
   /** The forwarded call the question was attributed to. */
   callId: number | undefined;
@@ -123,7 +127,7 @@ interface RelayedQuestion {
 
 /** A question in the broker's hands: put to the host, to an operator, or both. */
 interface BrokeredQuestion {
-  upstream: UpstreamSession;
+  upstream: QuestionAsker;
   upstreamId: JsonRpcId;
   callId: number | undefined;
   paused: number[];
@@ -143,6 +147,17 @@ export interface QuestionRoute {
   relatedRequestId: JsonRpcId | undefined;
   /** Calls whose timeout stops until the host answers. */
   pause: number[];
+  /** How long the question may wait, when the asker decides it (a composite's elicit step); else the route policy's. */
+  timeoutMs?: number;
+  /** The policy key of the tool the question is about, when no upstream call names it (a composite). */
+  tool?: string;
+}
+
+/** A tool call a composite's step makes: on the composite's stream, with the step's timeout, stopped with the step. */
+interface StepCall {
+  streamId: JsonRpcId;
+  timeoutMs: number;
+  signal: AbortSignal;
 }
 
 /** A forwarded host request still waiting for its upstream. */
@@ -184,6 +199,8 @@ export class GatewayHostSession implements HostSession {
   /** By broker id: every question of this session the broker holds open. */
   #brokered = new Map<string, BrokeredQuestion>();
   #inFlight = new Map<string, InFlight>();
+  /** Composite calls running, by host request key: aborted when the host cancels the call. */
+  #composites = new Map<string, AbortController>();
   #subscriptions = new Set<string>();
   /** Input schemas of the merged tools as last listed (for Mcp-Param-* headers). */
   #toolSchemas = new Map<string, JsonObject>();
@@ -316,6 +333,7 @@ export class GatewayHostSession implements HostSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const controller of this.#composites.values()) controller.abort('the host session closed');
     for (const [key, flight] of this.#inFlight) {
       flight.abort?.abort();
       flight.upstream.cancel(flight.upstreamId, 'the host session closed');
@@ -340,7 +358,7 @@ export class GatewayHostSession implements HostSession {
    * Takes a question an upstream asked during (or outside) one of this host's calls: the broker records it
    * and decides who answers (this host, translated for its revision; an operator; both; nobody).
    */
-  deliverQuestion(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute): void {
+  deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
     if (this.#closed || !this.#init) {
       upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
       return;
@@ -366,7 +384,7 @@ export class GatewayHostSession implements HostSession {
     });
   }
 
-  async #broker(upstream: UpstreamSession, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan): Promise<void> {
+  async #broker(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan): Promise<void> {
     const init = this.#init as InitInfo;
     let hostCannot: string | undefined;
     if (plan.kind === 'answer') hostCannot = plan.why;
@@ -377,7 +395,7 @@ export class GatewayHostSession implements HostSession {
       unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
     const call = [...this.#inFlight.values()].find((flight) => flight.upstream === upstream && flight.upstreamId === route.callId);
-    const settings = this.#env.questions.policy.for(upstream.spec.name, call?.tool?.upstream);
+    const settings = this.#env.questions.policy.for(upstream.spec.name, call?.tool?.upstream ?? route.tool);
     const params = request.params ?? {};
     const brokered: BrokeredQuestion = {
       upstream,
@@ -395,17 +413,18 @@ export class GatewayHostSession implements HostSession {
       params,
       origin: {
         upstream: upstream.spec.name,
-        ...(call?.tool ? { tool: call.tool.host } : {}),
+        ...(call?.tool ? { tool: call.tool.host } : route.tool ? { tool: route.tool } : {}),
         hostSessionId: this.id,
         hostRevision: init.protocolVersion,
       },
       route: settings.route,
-      timeoutMs: settings.timeoutMs,
+      timeoutMs: route.timeoutMs ?? settings.timeoutMs,
       ...(hostCannot === undefined ? {} : { hostCannot }),
       ...(plan.kind === 'relay' ? { hostParams: plan.params } : {}),
       checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
       onSettled: (question) => this.#onSettled(brokered, question),
     });
+    upstream.recorded?.(request.id, record.id);
     if (record.audience === 'none' || !OPEN.has(record.state)) return; // settled at once (#onSettled answered the upstream)
     this.#brokered.set(record.id, brokered);
     if ((record.audience === 'host' || record.audience === 'both') && plan.kind === 'relay') {
@@ -418,7 +437,7 @@ export class GatewayHostSession implements HostSession {
   }
 
   /** Sends a question to the host under a fresh id, translated as planned; returns that id. */
-  #sendToHost(upstream: UpstreamSession, request: JsonRpcRequest, route: QuestionRoute, plan: Extract<QuestionPlan, { kind: 'relay' }>, brokerId: string | undefined): string {
+  #sendToHost(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Extract<QuestionPlan, { kind: 'relay' }>, brokerId: string | undefined): string {
     const hostId = `sb-${++questionCounter}`;
     const params: JsonObject = { ...plan.params };
     const meta = isObject(params._meta) ? params._meta : undefined;
@@ -476,8 +495,9 @@ export class GatewayHostSession implements HostSession {
       return;
     }
     const reply = upstreamReply(question);
+    const by = question.answeredBy?.kind === 'operator' ? `the operator ${question.answeredBy.name}` : question.answeredBy?.kind === 'gateway' ? 'the gateway' : undefined;
     if ('error' in reply) brokered.upstream.respondError(brokered.upstreamId, reply.error);
-    else brokered.upstream.respond(brokered.upstreamId, reply.result);
+    else brokered.upstream.respond(brokered.upstreamId, reply.result, by);
   }
 
   /** Tells the broker a question of this session is void (its call, upstream or session went away). */
@@ -490,7 +510,7 @@ export class GatewayHostSession implements HostSession {
   }
 
   /** Calls of an upstream session that have a question open with this host or its operators. */
-  callsWithOpenQuestions(upstream: UpstreamSession): Set<number> {
+  callsWithOpenQuestions(upstream: QuestionAsker): Set<number> {
     const ids = new Set<number>();
     for (const question of [...this.#questions.values(), ...this.#brokered.values()]) {
       if (question.upstream === upstream && question.callId !== undefined) ids.add(question.callId);
@@ -499,7 +519,7 @@ export class GatewayHostSession implements HostSession {
   }
 
   /** The upstream withdrew a question (notifications/cancelled); tell the host. Returns whether it was ours. */
-  withdrawQuestion(upstream: UpstreamSession, upstreamId: unknown, reason: unknown): boolean {
+  withdrawQuestion(upstream: QuestionAsker, upstreamId: unknown, reason: unknown): boolean {
     const why = typeof reason === 'string' ? reason : 'the upstream withdrew it';
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== upstream || question.upstreamId !== upstreamId) continue;
@@ -521,7 +541,7 @@ export class GatewayHostSession implements HostSession {
   }
 
   /** Drops questions of an upstream session that went away, telling the host they are void. */
-  upstreamClosed(upstream: UpstreamSession): void {
+  upstreamClosed(upstream: QuestionAsker): void {
     for (const [hostId, question] of this.#questions) {
       if (question.upstream !== upstream) continue;
       this.#questions.delete(hostId);
@@ -581,6 +601,7 @@ export class GatewayHostSession implements HostSession {
     if (listKind) return this.#list(listKind, params);
     switch (request.method) {
       case 'tools/call':
+        if (this.#env.composites?.has(params.name)) return this.#runComposite(request, params.name as string);
         return this.#call(request, await this.#requireCatalog().routeNamed('tools', params.name), 'name');
       case 'prompts/get':
         return this.#call(request, await this.#requireCatalog().routeNamed('prompts', params.name), 'name');
@@ -624,7 +645,14 @@ export class GatewayHostSession implements HostSession {
   }
 
   async #list(kind: ListKind, params: JsonObject): Promise<JsonObject> {
-    const items = await this.#requireCatalog().list(kind);
+    let items = await this.#requireCatalog().list(kind);
+    const composites = this.#env.composites;
+    if (kind === 'tools' && composites && composites.size > 0) {
+      // A composite shadows an upstream tool of the same name (a warning at start says so).
+      const own = await composites.entries((upstream) => this.#upstreamTools(upstream));
+      const names = new Set(own.map((tool) => tool.name));
+      items = [...items.filter((tool) => !names.has(tool.name)), ...own];
+    }
     if (kind === 'tools') this.#noteToolSchemas(items);
     const page = paginate(items, params.cursor, this.#env.pageSize);
     const result: JsonObject = { [kind]: page.items };
@@ -675,11 +703,11 @@ export class GatewayHostSession implements HostSession {
    * Sends a host request to an upstream, with progress relayed back. One retry on a new upstream session
    * when the upstream forgot ours or its era changed (the new session detects the era again).
    */
-  async #forward(request: JsonRpcRequest, link: UpstreamLink, params: JsonObject): Promise<JsonObject | undefined> {
+  async #forward(request: JsonRpcRequest, link: UpstreamLink, params: JsonObject, step?: StepCall): Promise<JsonObject | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const session = await link.get();
       try {
-        return await this.#forwardOnce(request, session, params);
+        return await this.#forwardOnce(request, session, params, step);
       } catch (error) {
         const changed = attempt === 0 ? eraChangeOf(session.era, error) : undefined;
         if (changed !== undefined) {
@@ -695,7 +723,9 @@ export class GatewayHostSession implements HostSession {
     }
   }
 
-  async #forwardOnce(request: JsonRpcRequest, session: UpstreamSession, params: JsonObject): Promise<JsonObject> {
+  async #forwardOnce(request: JsonRpcRequest, session: UpstreamSession, params: JsonObject, step?: StepCall): Promise<JsonObject> {
+    // A composite's step is the host's call as far as the upstream's questions go: they travel on the composite's stream.
+    const streamId = step?.streamId ?? request.id;
     const meta = isObject(params._meta) ? params._meta : undefined;
     const hostToken = meta?.progressToken;
     let outParams = params;
@@ -714,7 +744,7 @@ export class GatewayHostSession implements HostSession {
     const overHttp = session.spec.kind === 'streamable-http';
     const paramHeaders = envelope && tool && overHttp ? paramHeadersFor(await this.toolInputSchema(tool.host), params.arguments) : undefined;
     const options = (timeoutMs?: number): CallOptions => ({
-      context: { hostSessionId: this.id, hostRequestId: request.id },
+      context: { hostSessionId: this.id, hostRequestId: streamId },
       wantsProgress: hostToken !== undefined,
       onProgress:
         hostToken === undefined
@@ -727,8 +757,10 @@ export class GatewayHostSession implements HostSession {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     const sentAt = performance.now();
+    const stop = () => this.#cancelFlight(key, 'the composite step was stopped');
+    step?.signal.addEventListener('abort', stop, { once: true });
     try {
-      const result = await session.request(request.method, outParams, options());
+      const result = await session.request(request.method, outParams, options(step?.timeoutMs));
       if (session.era === 'legacy') return result;
       if (result.resultType === 'input_required' && this.#env.modern && this.#init) {
         const relayed = await this.#env.modern.relayInputRequired({
@@ -753,7 +785,7 @@ export class GatewayHostSession implements HostSession {
           spentMs: performance.now() - sentAt,
           options,
           signal: abort.signal,
-          deliver: (question) => this.deliverQuestion(session, question, { callId: this.#inFlight.get(key)?.upstreamId, relatedRequestId: request.id, pause: [] }),
+          deliver: (question) => this.deliverQuestion(session, question, { callId: this.#inFlight.get(key)?.upstreamId, relatedRequestId: streamId, pause: [] }),
           logger: this.#env.logger,
           hostSessionId: this.id,
         })
@@ -761,8 +793,58 @@ export class GatewayHostSession implements HostSession {
       // Every host is a legacy one: the 2026-only result fields go.
       return withoutModernResultFields(complete);
     } finally {
+      step?.signal.removeEventListener('abort', stop);
       this.#inFlight.delete(key);
     }
+  }
+
+  /** An upstream's own tool list (what a composite calls), as that upstream names them. */
+  async #upstreamTools(upstream: string): Promise<JsonObject[]> {
+    const link = this.#links.find((candidate) => candidate.spec.name === upstream);
+    return link ? fetchAll(await link.get(), 'tools') : [];
+  }
+
+  /** A composite tool's call: the composer runs it; its steps' tool calls go out like the host's own, on its stream. */
+  async #runComposite(request: JsonRpcRequest, name: string): Promise<JsonObject> {
+    const composites = this.#env.composites as CompositeTools;
+    const key = keyOf(request.id);
+    const controller = new AbortController();
+    this.#composites.set(key, controller);
+    const meta = request.params?._meta;
+    const token = isObject(meta) ? meta.progressToken : undefined;
+    let calls = 0;
+    // One call of a step, forwarded like the host's own under an id of its own, on the composite's stream.
+    const stepCall = async (upstream: string, method: string, params: JsonObject, options: { signal: AbortSignal; timeoutMs: number; stepId: string }) => {
+      const link = this.#links.find((candidate) => candidate.spec.name === upstream);
+      if (!link) throw new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${upstream}' is not configured`);
+      calls += 1;
+      const step: JsonRpcRequest = { jsonrpc: '2.0', id: `${String(request.id)}#${options.stepId}#${calls}`, method, params };
+      return (await this.#forward(step, link, params, { streamId: request.id, timeoutMs: options.timeoutMs, signal: options.signal })) ?? {};
+    };
+    try {
+      return await composites.run(name, request, {
+        hostSessionId: this.id,
+        signal: controller.signal,
+        desk: this,
+        callTool: (upstream, tool, args, options) => stepCall(upstream, 'tools/call', { name: tool, arguments: args }, options),
+        readResource: (upstream, uri, options) => stepCall(upstream, 'resources/read', { uri }, options),
+        ...(token === undefined
+          ? {}
+          : { progress: (progress: number, total: number, message: string) => this.forward(notification('notifications/progress', { progressToken: token, progress, total, message }), request.id) }),
+      });
+    } finally {
+      this.#composites.delete(key);
+    }
+  }
+
+  /** Stops a forwarded call: the upstream is told, and the questions it asked are void. */
+  #cancelFlight(key: string, reason: string): void {
+    const flight = this.#inFlight.get(key);
+    if (!flight) return;
+    this.#inFlight.delete(key);
+    flight.abort?.abort();
+    flight.upstream.cancel(flight.upstreamId, reason);
+    this.#settleQuestionsOfCall(flight);
   }
 
   #onNotification(message: JsonRpcNotification): void {
@@ -773,12 +855,9 @@ export class GatewayHostSession implements HostSession {
         return;
       case 'notifications/cancelled': {
         const key = keyOf(params.requestId as JsonRpcId);
-        const flight = this.#inFlight.get(key);
-        if (!flight) return;
-        this.#inFlight.delete(key);
-        flight.abort?.abort();
-        flight.upstream.cancel(flight.upstreamId, typeof params.reason === 'string' ? params.reason : 'cancelled by the host');
-        this.#settleQuestionsOfCall(flight);
+        const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the host';
+        this.#composites.get(key)?.abort(reason);
+        this.#cancelFlight(key, reason);
         return;
       }
       case 'notifications/progress': {
@@ -847,7 +926,7 @@ export class GatewayHostSession implements HostSession {
       question.upstream.respond(question.upstreamId, fitted.result);
       return;
     }
-    question.upstream.respond(question.upstreamId, checked ?? message.result);
+    question.upstream.respond(question.upstreamId, checked ?? message.result, 'the host');
   }
 
   /**
@@ -878,7 +957,7 @@ export class GatewayHostSession implements HostSession {
     }
   }
 
-  #answerUpstreamOnAbandon(question: { upstream: UpstreamSession; upstreamId: JsonRpcId }, why: string): void {
+  #answerUpstreamOnAbandon(question: { upstream: QuestionAsker; upstreamId: JsonRpcId }, why: string): void {
     question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.RequestCancelled, `Question abandoned: ${why}`));
   }
 

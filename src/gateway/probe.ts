@@ -22,6 +22,9 @@ export const RELAYABLE_CAPABILITIES: JsonObject = { sampling: {}, elicitation: {
 
 export type ProbeReport = Omit<UpstreamReport, 'name' | 'transport' | 'state'>;
 
+/** A probe's report and the names of the upstream's tools (kept by the gateway to check composites, not reported). */
+export type ProbeResult = ProbeReport & { toolNames?: string[] };
+
 const COUNTED: [ListKind, string][] = [
   ['tools', 'tools'],
   ['resources', 'resources'],
@@ -36,7 +39,7 @@ const PROBE_INIT = { protocolVersion: LATEST_LEGACY_REVISION, capabilities: {}, 
  * Connects once (detecting the era unless `remembered` or the config says it), counts what the upstream
  * offers, and disconnects. `open` gives a new connection each time (the era probe may need a second one).
  */
-export async function probeUpstream(spec: UpstreamSpec, open: () => Transport, logger: Logger, remembered?: Era): Promise<ProbeReport> {
+export async function probeUpstream(spec: UpstreamSpec, open: () => Transport, logger: Logger, remembered?: Era): Promise<ProbeResult> {
   const session = await connectUpstream({
     spec,
     open,
@@ -52,11 +55,14 @@ export async function probeUpstream(spec: UpstreamSpec, open: () => Transport, l
   });
   try {
     const counts = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
+    let toolNames: string[] | undefined;
     for (const [kind, capability] of COUNTED) {
       if (!isObject(session.serverCapabilities[capability])) continue;
-      counts[kind] = (await fetchAll(session, kind).catch(() => [])).length;
+      const items = await fetchAll(session, kind).catch(() => []);
+      counts[kind] = items.length;
+      if (kind === 'tools') toolNames = items.flatMap((item) => (typeof item.name === 'string' ? [item.name] : []));
     }
-    return { ...probeReportOf(session), counts };
+    return { ...probeReportOf(session), counts, ...(toolNames ? { toolNames } : {}) };
   } finally {
     await session.close();
   }

@@ -1,5 +1,6 @@
 /** @module `switchboard serve`: the gateway over Streamable HTTP until SIGINT/SIGTERM. */
 
+import { createRunRecorder } from '../../composite/run-store.js';
 import { loadConfig } from '../../config/load.js';
 import { parseListenAddress } from '../../config/listen.js';
 import type { ListenAddress } from '../../config/types.js';
@@ -13,6 +14,7 @@ import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
 import { describeOperator, setUpOperator } from '../operator-setup.js';
 import { requestStateKeys } from '../request-state-keys.js';
+import { checkComposites } from '../composite-check.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 
@@ -45,6 +47,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     logger,
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
     questions: { broker: operator.broker },
+    runs: createRunRecorder(operator.runs, {
+      onError: (error, run) => logger.log('warn', 'a composite run could not be recorded', { run: run.id, error: String(error) }),
+    }),
     metrics: operator.metrics,
   });
   const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes });
@@ -59,6 +64,15 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const signal = io.untilSignal();
   const first = await Promise.race([gateway.ready.then(() => undefined), signal]);
   if (first === undefined) {
+    try {
+      checkComposites(gateway, logger);
+    } catch (error) {
+      await handler.close();
+      await server.close();
+      await gateway.close();
+      await operator.close();
+      throw error;
+    }
     // The listening line comes first: scripts wait for it as the ready signal.
     io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
     io.stdout.write(describeOperator(operator, server.url));

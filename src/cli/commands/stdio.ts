@@ -8,6 +8,7 @@ import { serveStdio } from '../../transport/stdio/host-stdio.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../cli-io.js';
 import { CliError } from '../cli-io.js';
+import { checkComposites } from '../composite-check.js';
 import { STDIO_HELP } from '../help.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
@@ -30,9 +31,21 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
     ...(keys?.ok ? { requestState: { keys: keys.ring } } : {}),
   });
   const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
+  // The host is served at once; a composite that names a missing tool stops the gateway once the upstreams are known.
+  let refused = false;
+  void gateway.ready.then(() => {
+    try {
+      checkComposites(gateway, logger);
+    } catch (error) {
+      logger.log('error', error instanceof Error ? error.message : String(error));
+      refused = true;
+      void edge.close();
+    }
+  });
+
   const stop = await Promise.race([edge.done.then(() => 'stdin closed'), io.untilSignal()]);
   logger.log('info', 'shutting down', { reason: stop });
   await edge.close();
   await gateway.close();
-  return 0;
+  return refused ? 2 : 0;
 }

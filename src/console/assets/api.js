@@ -25,6 +25,41 @@
  * @property {string} updatedAt
  * @property {string} [settledAt]
  * @typedef {{ questionId: string, at: string, actor: string, action: string, detail?: Record<string, unknown> }} AuditEntry
+ * @typedef {{ question: Question, audit: AuditEntry[], runId?: string, runStepId?: string }} QuestionDetail
+ * @typedef {object} RunStep
+ * @property {string} id
+ * @property {'tool' | 'elicit' | 'forEach'} kind
+ * @property {string} state
+ * @property {string} [startedAt]
+ * @property {string} [finishedAt]
+ * @property {number} [attempts]
+ * @property {string} [reason]
+ * @property {'accept' | 'decline' | 'cancel' | 'timeout'} [outcome]
+ * @property {Record<string, unknown>} [answer]
+ * @property {string} [questionId]
+ * @property {unknown} [output]
+ * @typedef {object} Run
+ * @property {string} id
+ * @property {string} composite
+ * @property {string} hostSessionId
+ * @property {string} state
+ * @property {Record<string, unknown>} input
+ * @property {RunStep[]} steps
+ * @property {string} [summary]
+ * @property {string} startedAt
+ * @property {string} [finishedAt]
+ * @typedef {object} RunSummary
+ * @property {string} id
+ * @property {string} composite
+ * @property {string} hostSessionId
+ * @property {string} state
+ * @property {string} [summary]
+ * @property {string} startedAt
+ * @property {string} [finishedAt]
+ * @property {number} [durationMs]
+ * @property {number} steps
+ * @property {Record<string, number>} stepStates
+ * @property {string[]} questionIds
  */
 
 export const OPEN_STATES = ['pending', 'delivered'];
@@ -75,16 +110,11 @@ export function createApi(session) {
      * @returns {Promise<Question[]>}
      */
     list(filter = {}) {
-      const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(filter)) {
-        for (const one of [value ?? []].flat()) if (one !== '') query.append(key, one);
-      }
-      const text = query.toString();
-      return call(`/api/questions${text ? `?${text}` : ''}`);
+      return call(`/api/questions${queryOf(filter)}`);
     },
     /**
      * @param {string} id
-     * @returns {Promise<{ question: Question, audit: AuditEntry[] }>}
+     * @returns {Promise<QuestionDetail>}
      */
     get(id) {
       return call(`/api/questions/${encodeURIComponent(id)}`);
@@ -97,7 +127,35 @@ export function createApi(session) {
     answer(id, answer) {
       return call(`/api/questions/${encodeURIComponent(id)}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) });
     },
+    /**
+     * Composite runs, newest first.
+     * @param {Record<string, string | string[] | undefined>} [filter] composite, state, limit, before
+     * @returns {Promise<RunSummary[]>}
+     */
+    listRuns(filter = {}) {
+      return call(`/api/runs${queryOf(filter)}`);
+    },
+    /**
+     * @param {string} id
+     * @returns {Promise<Run>}
+     */
+    getRun(id) {
+      return call(`/api/runs/${encodeURIComponent(id)}`);
+    },
   };
+}
+
+/**
+ * A query string (with its `?`, or empty) from a filter: lists repeat the key, empty values are left out.
+ * @param {Record<string, string | string[] | undefined>} filter
+ */
+function queryOf(filter) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) {
+    for (const one of [value ?? []].flat()) if (one !== '') query.append(key, one);
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
 }
 
 /** @typedef {ReturnType<typeof createApi>} Api */

@@ -1,11 +1,12 @@
 // @ts-check
-/** @module The console's entry point: sign-in, the live inbox, the history and the record view, switched by the URL fragment. */
+/** @module The console's entry point: sign-in, the live inbox, the history, the record view and the composite runs, switched by the URL fragment. */
 
 import { createApi, OPEN_STATES } from './api.js';
 import { byId, h, replaceChildren } from './dom.js';
 import { followEvents } from './event-stream.js';
 import { createHistory, renderDetail } from './history-view.js';
 import { questionCard } from './question-card.js';
+import { createRuns, renderRun } from './runs-view.js';
 
 /** @typedef {import('./api.js').Question} Question */
 
@@ -30,6 +31,8 @@ const el = {
   announce: byId('announce', HTMLElement),
   history: byId('history', HTMLElement),
   detail: byId('detail', HTMLElement),
+  runs: byId('runs', HTMLElement),
+  run: byId('run', HTMLElement),
 };
 
 /** Server time minus local time, from the event stream's `ready` event. */
@@ -52,6 +55,14 @@ const history = createHistory({
   results: byId('history-results', HTMLElement),
   status: byId('history-status', HTMLElement),
   more: byId('history-more', HTMLButtonElement),
+});
+
+const runs = createRuns({
+  api,
+  form: byId('runs-filters', HTMLFormElement),
+  results: byId('runs-results', HTMLElement),
+  status: byId('runs-status', HTMLElement),
+  more: byId('runs-more', HTMLButtonElement),
 });
 
 /** @param {string} state */
@@ -120,10 +131,13 @@ function route() {
   if (!sessionStorage.getItem(TOKEN_KEY)) return;
   const hash = location.hash.replace(/^#/, '');
   const questionId = hash.startsWith('question/') ? decodeURIComponent(hash.slice('question/'.length)) : undefined;
-  const view = questionId !== undefined ? 'detail' : hash === 'history' ? 'history' : 'inbox';
+  const runId = hash.startsWith('run/') ? decodeURIComponent(hash.slice('run/'.length)) : undefined;
+  const view = questionId !== undefined ? 'detail' : runId !== undefined ? 'run' : hash === 'history' ? 'history' : hash === 'runs' ? 'runs' : 'inbox';
   el.inbox.hidden = view !== 'inbox';
   el.history.hidden = view !== 'history';
   el.detail.hidden = view !== 'detail';
+  el.runs.hidden = view !== 'runs';
+  el.run.hidden = view !== 'run';
   for (const link of el.nav.querySelectorAll('a')) {
     if (link.getAttribute('href') === `#${view}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -131,6 +145,15 @@ function route() {
   if (view === 'history' && !historyLoaded) {
     historyLoaded = true;
     void history.refresh();
+  }
+  // Runs are not pushed live: the list is read again each time the view is shown.
+  if (view === 'runs') void runs.refresh();
+  if (runId !== undefined) {
+    replaceChildren(el.run, h('p', { role: 'status' }, 'Loading…'));
+    api.getRun(runId).then(
+      (run) => renderRun(el.run, run, skewMs),
+      (error) => replaceChildren(el.run, h('p', { class: 'form-error', role: 'alert' }, error instanceof Error ? error.message : String(error)), h('a', { href: '#runs' }, '← Runs')),
+    );
   }
   if (questionId !== undefined) {
     replaceChildren(el.detail, h('p', { role: 'status' }, 'Loading…'));
@@ -172,7 +195,7 @@ function signOut(message) {
   el.inboxList.replaceChildren();
   historyLoaded = false;
   updateCount();
-  for (const section of [el.inbox, el.history, el.detail, el.nav, el.session]) section.hidden = true;
+  for (const section of [el.inbox, el.history, el.detail, el.runs, el.run, el.nav, el.session]) section.hidden = true;
   el.signIn.hidden = false;
   el.signInError.textContent = message ?? '';
   el.signInError.hidden = !message;

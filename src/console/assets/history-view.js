@@ -8,6 +8,7 @@ import { describeAnswerer, methodName } from './question-text.js';
  * @typedef {import('./api.js').Api} Api
  * @typedef {import('./api.js').Question} Question
  * @typedef {import('./api.js').AuditEntry} AuditEntry
+ * @typedef {import('./api.js').QuestionDetail} QuestionDetail
  */
 
 const PAGE = 50;
@@ -99,10 +100,10 @@ const json = (value) => h('pre', { class: 'json' }, JSON.stringify(value, null, 
 /**
  * The full record of a question: every fact, what was asked, what the host got, the answer, the audit trail.
  * @param {HTMLElement} container
- * @param {{ question: Question, audit: AuditEntry[] }} record
+ * @param {QuestionDetail} record
  * @param {number} skewMs
  */
-export function renderDetail(container, { question: q, audit }, skewMs) {
+export function renderDetail(container, { question: q, audit, runId, runStepId }, skewMs) {
   /** @type {[string, string | undefined][]} */
   const facts = [
     ['Id', q.id],
@@ -125,7 +126,14 @@ export function renderDetail(container, { question: q, audit }, skewMs) {
     container,
     h('h2', { id: 'detail-title' }, `${methodName(q.method)} from ${q.upstream}`),
     h('p', {}, h('a', { href: '#history' }, '← History')),
-    h('dl', { class: 'facts-list' }, facts.filter(([, value]) => value !== undefined && value !== '').flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, String(value))])),
+    h(
+      'dl',
+      { class: 'facts-list' },
+      facts.filter(([, value]) => value !== undefined && value !== '').flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, String(value))]),
+      runId === undefined
+        ? null
+        : [h('dt', {}, 'Asked by run'), h('dd', {}, h('a', { href: `#run/${encodeURIComponent(runId)}` }, runStepId ? `${runId} (step ${runStepId})` : runId))],
+    ),
     h('h3', {}, 'Asked (params as the upstream sent them)'),
     json(q.params),
     h('h3', {}, 'Sent to the host (translated form)'),

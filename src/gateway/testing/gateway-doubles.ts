@@ -36,6 +36,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     console: { enabled: false },
     store: { kind: 'memory' },
     requestState: {},
+    composites: [],
   };
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { OPEN_STATES, SETTLED_STATES } from '../../broker/question.js';
 import type { QuestionMethod, QuestionState } from '../../broker/question.js';
+import type { RunState, StepRecord, StepState } from '../../composite/run-record.js';
 
 export const QUESTION_STATES = [...OPEN_STATES, ...SETTLED_STATES] as [QuestionState, ...QuestionState[]];
 export const QUESTION_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const satisfies readonly QuestionMethod[];
@@ -11,6 +12,15 @@ export const QUESTION_METHODS = ['elicitation/create', 'sampling/createMessage',
 const _everyMethod: readonly (typeof QUESTION_METHODS)[number][] = [] as QuestionMethod[];
 export const ANSWERER_KINDS = ['host', 'operator', 'gateway'] as const;
 export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
+export const RUN_STATES = ['running', 'completed', 'aborted', 'failed', 'timed-out'] as const satisfies readonly RunState[];
+export const STEP_STATES = ['pending', 'running', 'completed', 'skipped', 'failed', 'aborted'] as const satisfies readonly StepState[];
+export const STEP_KINDS = ['tool', 'resource', 'elicit', 'forEach'] as const satisfies readonly StepRecord['kind'][];
+export const STEP_OUTCOMES = ['accept', 'decline', 'cancel', 'timeout'] as const satisfies readonly NonNullable<StepRecord['outcome']>[];
+/** Fail to compile when run-record.ts gains a state, kind or outcome these lists lack. */
+const _everyRunState: readonly (typeof RUN_STATES)[number][] = [] as RunState[];
+const _everyStepState: readonly (typeof STEP_STATES)[number][] = [] as StepState[];
+const _everyStepKind: readonly (typeof STEP_KINDS)[number][] = [] as StepRecord['kind'][];
+const _everyOutcome: readonly (typeof STEP_OUTCOMES)[number][] = [] as NonNullable<StepRecord['outcome']>[];
 
 /** An ISO 8601 time with its offset (`Z` or `±hh:mm`); checked by Date.parse, documented as `format: date-time`. */
 const isoTime = z
@@ -73,6 +83,8 @@ export const auditEntrySchema = z.looseObject({
 export const questionDetailSchema = z.looseObject({
   question: questionViewSchema,
   audit: z.array(auditEntrySchema).describe('Oldest first.'),
+  runId: z.string().optional().describe('The composite run whose step asked this question (GET /api/runs/{runId}), when a composite asked it.'),
+  runStepId: z.string().optional().describe('The step of that run that asked it.'),
 });
 
 export const answeredSchema = z.looseObject({ question: questionViewSchema });
@@ -80,6 +92,52 @@ export const answeredSchema = z.looseObject({ question: questionViewSchema });
 export const questionEventSchema = z
   .looseObject({ type: z.enum(['created', 'updated']), question: questionViewSchema })
   .meta({ description: 'The data of a `created` or `updated` event on /api/questions/events.' });
+
+export const stepSchema = z
+  .looseObject({
+    id: z.string().describe('The step id; forEach items are `<id>[<index>]`.'),
+    kind: z.enum(STEP_KINDS),
+    state: z.enum(STEP_STATES),
+    startedAt: isoTime.optional(),
+    finishedAt: isoTime.optional(),
+    attempts: z.number().int().min(0).optional().describe('Tool steps: attempts made (retries included).'),
+    reason: z.string().optional().describe('Why it was skipped, failed or aborted.'),
+    outcome: z.enum(STEP_OUTCOMES).optional().describe('Elicit steps: how the question ended.'),
+    answer: jsonObject.optional().describe('Elicit steps: the answer content.'),
+    questionId: z.string().optional().describe('The broker question it asked (GET /api/questions/{questionId}).'),
+    output: z.unknown().optional().describe('What later steps\' templates see of this step.'),
+  })
+  .meta({ description: 'One step of a composite run.' });
+
+export const runSchema = z
+  .looseObject({
+    id: z.string().describe('Stable, unguessable id.'),
+    composite: z.string().describe('The composite tool\'s name.'),
+    hostSessionId: z.string().describe('The host session that called it.'),
+    state: z.enum(RUN_STATES),
+    input: jsonObject.describe('The arguments the host called it with.'),
+    steps: z.array(stepSchema).describe('In definition order; forEach items follow their step.'),
+    summary: z.string().optional().describe('The result the host got (its text), or why the run failed.'),
+    startedAt: isoTime,
+    finishedAt: isoTime.optional(),
+  })
+  .meta({ description: 'A composite run: every step with its timings, outcome, answer and output.' });
+
+export const runSummarySchema = z
+  .looseObject({
+    id: z.string(),
+    composite: z.string(),
+    hostSessionId: z.string(),
+    state: z.enum(RUN_STATES),
+    summary: z.string().optional(),
+    startedAt: isoTime,
+    finishedAt: isoTime.optional(),
+    durationMs: z.number().int().min(0).optional().describe('finishedAt − startedAt, once finished.'),
+    steps: z.number().int().min(0).describe('How many steps the record holds.'),
+    stepStates: z.partialRecord(z.enum(STEP_STATES), z.number().int().min(1)).describe('How many steps are in each state (states with none left out).'),
+    questionIds: z.array(z.string()).describe('The broker questions its steps asked.'),
+  })
+  .meta({ description: 'A composite run as GET /api/runs lists it: the run without its steps\' details.' });
 
 export const errorBodySchema = z.looseObject({
   error: z.object({
@@ -103,6 +161,16 @@ export const listQuerySchema = z
   })
   .strict();
 
+/** The query of GET /api/runs, after `state` is split on commas and `limit` turned into a number. */
+export const runListQuerySchema = z
+  .object({
+    state: z.array(z.enum(RUN_STATES)).min(1).optional().describe('Repeatable, or comma-separated: state=completed,failed.'),
+    composite: z.string().min(1).optional().describe('The composite tool\'s name, exactly.'),
+    limit: z.number().int().min(1).max(1000).optional().describe('Newest first; at most this many (default 100).'),
+    before: isoTime.optional().describe('Only runs started strictly before this time (paging backwards).'),
+  })
+  .strict();
+
 /** The named schemas of the document's `components.schemas`. */
 export const COMPONENT_SCHEMAS = {
   Question: questionViewSchema,
@@ -111,9 +179,14 @@ export const COMPONENT_SCHEMAS = {
   AnswerRequest: answerRequestSchema,
   Answered: answeredSchema,
   QuestionEvent: questionEventSchema,
+  Run: runSchema,
+  RunStep: stepSchema,
+  RunSummary: runSummarySchema,
   Error: errorBodySchema,
 } as const;
 
 export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
 export type QuestionView = z.output<typeof questionViewSchema>;
 export type AnswerRequest = z.output<typeof answerRequestSchema>;
+export type RunView = z.output<typeof runSchema>;
+export type RunSummaryView = z.output<typeof runSummarySchema>;

@@ -4,13 +4,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
-import { questionViewSchema } from './api-schemas.js';
+import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
+import { makeRun } from '../../store/testing/run-fixtures.js';
+import { questionViewSchema, runSchema, runSummarySchema, stepSchema } from './api-schemas.js';
 import { operatorOpenApi, operatorOpenApiText } from './openapi.js';
 import { OPERATOR_ERRORS } from './operator-errors.js';
 import { createOperatorRoutes } from './operator-routes.js';
 import { toQuestionView } from './question-view.js';
 import { OPERATOR_ROUTES } from './route-table.js';
 import { FakeOperatorDesk } from './testing/fake-desk.js';
+import { toRunSummary, toRunView } from './run-view.js';
 
 type Json = Record<string, unknown>;
 
@@ -106,9 +109,12 @@ describe('OpenAPI document', () => {
   it('every documented operation is served by the router (the router reads the same table)', async () => {
     const desk = new FakeOperatorDesk();
     const question = desk.add();
-    const routes = createOperatorRoutes({ desk, token: 'doc-token' });
+    const runs = new MemoryRunStore();
+    const run = makeRun();
+    await runs.create(run);
+    const routes = createOperatorRoutes({ desk, runs, token: 'doc-token' });
     for (const { method, path, op } of operations()) {
-      const url = `http://127.0.0.1${path.replace('{id}', question.id).replace('{asset}', 'console.css')}`;
+      const url = `http://127.0.0.1${path.replace('{id}', path.startsWith('/api/runs/') ? run.id : question.id).replace('{asset}', 'console.css')}`;
       const init: RequestInit = { method: method.toUpperCase(), headers: { authorization: 'Bearer doc-token', 'content-type': 'application/json' } };
       if (op.requestBody !== undefined) init.body = '{"action":"cancel"}';
       const response = await routes.handle(new Request(url, init));
@@ -137,5 +143,16 @@ describe('OpenAPI document', () => {
       state: 'answered',
     });
     assert.deepEqual(questionViewSchema.strict().parse(toQuestionView(record)), toQuestionView(record));
+  });
+
+  it('documents the run serialisers\' output exactly (no field the schemas lack)', () => {
+    const run = { ...makeRun(), state: 'completed' as const, summary: 'done', finishedAt: '2026-03-01T09:01:00.000Z' };
+    run.steps[2] = { ...run.steps[2]!, reason: 'retried', finishedAt: '2026-03-01T09:01:00.000Z' };
+    const strictRun = runSchema.extend({ steps: stepSchema.strict().array() }).strict();
+    assert.deepEqual(strictRun.parse(toRunView(run)), toRunView(run));
+    const summary = toRunSummary(run);
+    assert.deepEqual(runSummarySchema.strict().parse(summary), summary);
+    assert.equal(summary.durationMs, 60_000);
+    assert.deepEqual(summary.stepStates, { completed: 2, running: 1, pending: 1 });
   });
 });

@@ -88,11 +88,12 @@ export function operatorOpenApi(routes: readonly RouteSpec[] = OPERATOR_ROUTES):
       title: 'Switchboard operator API',
       version: '1',
       description:
-        'Questions that upstream MCP servers ask back (elicitation, sampling, roots) and that go to a human operator: list, inspect, answer, follow live. Errors: docs/operator-api.md.',
+        'Questions that upstream MCP servers ask back (elicitation, sampling, roots) and that go to a human operator: list, inspect, answer, follow live; and the runs of composite tools, step by step. Errors: docs/operator-api.md.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: [
       { name: 'questions', description: 'The question broker, seen by an operator.' },
+      { name: 'runs', description: 'Composite tool runs: every step, its timings, its answer.' },
       { name: 'meta', description: 'This document.' },
       { name: 'console', description: 'The web console (no authentication: it holds no data).' },
     ],

@@ -17,8 +17,10 @@ export const OPERATOR_ERRORS = {
   UNAUTHORIZED: { status: 401, summary: 'The `Authorization: Bearer` token is missing or wrong.' },
   /** No such question. */
   QUESTION_NOT_FOUND: { status: 404, summary: 'No question has this id.' },
+  /** No such composite run. */
+  RUN_NOT_FOUND: { status: 404, summary: 'No composite run has this id.' },
   /** No such path under the operator API. */
-  NOT_FOUND: { status: 404, summary: 'No such path under /api/questions.' },
+  NOT_FOUND: { status: 404, summary: 'No such path under /api/questions or /api/runs.' },
   /** The path exists, the method does not (answered with `Allow`). */
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; `Allow` lists the methods it has.' },
   /** The question was settled already (by the host, another operator, expiry…); nothing changed. */

@@ -6,6 +6,8 @@ import { describe, it } from 'node:test';
 import type { LogLevel } from '../../gateway/logger.js';
 import { MAX_ANSWER_BODY_BYTES } from './answer-request.js';
 import { createOperatorRoutes } from './operator-routes.js';
+import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
+import { makeRun } from '../../store/testing/run-fixtures.js';
 import { OPERATOR_ROUTES } from './route-table.js';
 import { FakeOperatorDesk } from './testing/fake-desk.js';
 
@@ -15,8 +17,9 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 function setup() {
   const desk = new FakeOperatorDesk();
+  const runs = new MemoryRunStore();
   const logs: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-  const routes = createOperatorRoutes({ desk, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) } });
+  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) } });
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await routes.handle(new Request(`${BASE}${path}`, init));
     assert.ok(response, `${path} should be an operator path`);
@@ -25,7 +28,7 @@ function setup() {
   const get = (path: string, headers: Record<string, string> = AUTH) => call(path, { headers });
   const answer = (id: string, body: unknown, headers: Record<string, string> = {}) =>
     call(`/api/questions/${id}/answer`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { desk, routes, logs, call, get, answer };
+  return { desk, runs, routes, logs, call, get, answer };
 }
 
 async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string }> {
@@ -43,13 +46,15 @@ describe('operator routes: what they serve', () => {
   });
 
   it('serve every route of the table (the OpenAPI document is generated from the same table)', async () => {
-    const { desk, call } = setup();
+    const { desk, runs, call } = setup();
     const question = desk.add();
+    const run = makeRun();
+    await runs.create(run);
     const samples: Record<string, RequestInit & { path?: string }> = {
       answerQuestion: { headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"action":"decline"}' },
     };
     for (const route of OPERATOR_ROUTES) {
-      const path = route.path.replace('{id}', question.id).replace('{asset}', 'app.js');
+      const path = route.path.replace('{id}', route.path.startsWith('/api/runs/') ? run.id : question.id).replace('{asset}', 'app.js');
       const init = samples[route.id] ?? { headers: AUTH };
       const response = await call(path, { method: route.method, ...init });
       assert.equal(response.status, 200, `${route.method} ${path}`);

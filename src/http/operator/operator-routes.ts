@@ -1,12 +1,15 @@
 /** @module The operator surfaces as one Request → Response handler: the REST API, its live events, its OpenAPI document and the web console. */
 
 import type { OperatorDesk } from '../../broker/operator-desk.js';
+import type { AuditEntry } from '../../broker/question.js';
+import type { RunStore } from '../../composite/run-store.js';
 import type { Logger } from '../../gateway/logger.js';
 import { silentLogger } from '../../gateway/logger.js';
 import { readAnswerRequest } from './answer-request.js';
 import { createBearerCheck } from './bearer-auth.js';
 import { createConsoleAssets } from './console-assets.js';
-import { parseListQuery } from './list-query.js';
+import type { QuestionView } from './api-schemas.js';
+import { parseListQuery, parseRunListQuery } from './list-query.js';
 import { operatorOpenApiText } from './openapi.js';
 import { API_HEADERS, jsonResponse, operatorError } from './operator-errors.js';
 import { OPERATOR_HEADER, operatorName } from './operator-name.js';
@@ -15,9 +18,22 @@ import type { OpenEventStream } from './question-events.js';
 import { toQuestionView } from './question-view.js';
 import { isOperatorPath, matchPath, OPERATOR_ROUTES } from './route-table.js';
 import type { RouteId } from './route-table.js';
+import { toRunSummary, toRunView } from './run-view.js';
+
+/** What the operator surfaces read of the run store. */
+export type RunReader = Pick<RunStore, 'get' | 'list' | 'findByQuestion'>;
+
+/** No composites configured: no runs, and no question belongs to one. */
+const NO_RUNS: RunReader = {
+  get: async () => undefined,
+  list: async () => [],
+  findByQuestion: async () => undefined,
+};
 
 export interface OperatorRoutesOptions {
   desk: OperatorDesk;
+  /** Composite runs (GET /api/runs, and the run of a question); none when left out. */
+  runs?: RunReader;
   /** The bearer token every /api request must carry. Never logged, never echoed. */
   token: string;
   logger?: Logger;
@@ -50,6 +66,7 @@ type Handler = (req: Request, params: Record<string, string>, url: URL) => Promi
 
 export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRoutes {
   const { desk } = options;
+  const runs = options.runs ?? NO_RUNS;
   const logger = redactingLogger(options.logger ?? silentLogger, options.token);
   const now = options.now ?? (() => new Date());
   const authorized = createBearerCheck(options.token);
@@ -71,7 +88,13 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     async getQuestion(_req, { id = '' }) {
       const found = await desk.get(id);
       if (found === undefined) return operatorError('QUESTION_NOT_FOUND', `No question ${JSON.stringify(id)}`);
-      return jsonResponse({ question: toQuestionView(found.question), audit: found.audit });
+      const detail: { question: QuestionView; audit: AuditEntry[]; runId?: string; runStepId?: string } = { question: toQuestionView(found.question), audit: found.audit };
+      const asking = await runs.findByQuestion(id);
+      if (asking !== undefined) {
+        detail.runId = asking.run.id;
+        detail.runStepId = asking.stepId;
+      }
+      return jsonResponse(detail);
     },
     async answerQuestion(req, { id = '' }) {
       const read = await readAnswerRequest(req);
@@ -88,6 +111,16 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
         case 'invalid':
           return operatorError('INVALID_ANSWER', outcome.reason, outcome.field === undefined ? {} : { field: outcome.field });
       }
+    },
+    async listRuns(_req, _params, url) {
+      const query = parseRunListQuery(url.searchParams);
+      if (!query.ok) return operatorError('INVALID_QUERY', `${query.problem.field}: ${query.problem.message}`, { field: query.problem.field });
+      return jsonResponse((await runs.list(query.filter)).map(toRunSummary));
+    },
+    async getRun(_req, { id = '' }) {
+      const run = await runs.get(id);
+      if (run === undefined) return operatorError('RUN_NOT_FOUND', `No run ${JSON.stringify(id)}`);
+      return jsonResponse(toRunView(run));
     },
     async openApiDocument() {
       openApiText ??= operatorOpenApiText();

@@ -1,7 +1,7 @@
 /** @module The one table of operator routes: the router dispatches from it and the OpenAPI document is generated from it. */
 
 import type { ComponentName } from './api-schemas.js';
-import { listQuerySchema } from './api-schemas.js';
+import { listQuerySchema, runListQuerySchema } from './api-schemas.js';
 import type { OperatorErrorCode } from './operator-errors.js';
 
 /** A response body: a named schema, an array of one, or a media type described in words. */
@@ -15,12 +15,12 @@ export interface RouteSpec {
   readonly path: string;
   readonly summary: string;
   readonly description?: string;
-  readonly tag: 'questions' | 'console' | 'meta';
+  readonly tag: 'questions' | 'runs' | 'console' | 'meta';
   /** Whether the route needs `Authorization: Bearer <token>`. */
   readonly auth: boolean;
   readonly pathParams?: Readonly<Record<string, string>>;
-  /** The query, a strict zod object (GET /api/questions). */
-  readonly query?: typeof listQuerySchema;
+  /** The query, a strict zod object (GET /api/questions, GET /api/runs). */
+  readonly query?: typeof listQuerySchema | typeof runListQuerySchema;
   /** The JSON request body. */
   readonly body?: ComponentName;
   readonly ok: { status: 200; description: string; body: ResponseBody };
@@ -77,6 +77,31 @@ export const OPERATOR_ROUTES = [
     body: 'AnswerRequest',
     ok: { status: 200, description: 'The answer was taken; the settled question.', body: { schema: 'Answered' } },
     errors: ['INVALID_JSON', 'INVALID_BODY', 'INVALID_ANSWER', 'QUESTION_NOT_FOUND', 'ALREADY_SETTLED', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  },
+  {
+    id: 'listRuns',
+    method: 'GET',
+    path: '/api/runs',
+    tag: 'runs',
+    summary: 'List composite runs, newest first',
+    description:
+      'Each run as a summary (no step details; GET /api/runs/{id} has them). Filters combine with AND. An unknown parameter is refused (400 INVALID_QUERY). Runs are not pushed live: list again to follow them.',
+    auth: true,
+    query: runListQuerySchema,
+    ok: { status: 200, description: 'The matching runs, newest first (by startedAt).', body: { arrayOf: 'RunSummary' } },
+    errors: ['INVALID_QUERY'],
+  },
+  {
+    id: 'getRun',
+    method: 'GET',
+    path: '/api/runs/{id}',
+    tag: 'runs',
+    summary: 'One composite run with every step',
+    description: 'Each step with its times, attempts, outcome, answer, reason, output, and the broker question it asked (questionId).',
+    auth: true,
+    pathParams: { id: 'The run id.' },
+    ok: { status: 200, description: 'The run.', body: { schema: 'Run' } },
+    errors: ['RUN_NOT_FOUND'],
   },
   {
     id: 'openApiDocument',
@@ -141,5 +166,13 @@ export function matchPath(template: string, pathname: string): Record<string, st
 
 /** Whether a path belongs to the operator surfaces at all (everything else is left to the rest of the edge). */
 export function isOperatorPath(pathname: string): boolean {
-  return pathname === '/api/questions' || pathname.startsWith('/api/questions/') || pathname === '/api/openapi.json' || pathname === '/console' || pathname.startsWith('/console/');
+  return (
+    pathname === '/api/questions' ||
+    pathname.startsWith('/api/questions/') ||
+    pathname === '/api/runs' ||
+    pathname.startsWith('/api/runs/') ||
+    pathname === '/api/openapi.json' ||
+    pathname === '/console' ||
+    pathname.startsWith('/console/')
+  );
 }

@@ -186,6 +186,10 @@ export class FakeGateway implements GatewayHandle {
     return session;
   }
 
+  compositeProblems(): { missing: string[]; unchecked: string[] } {
+    return { missing: [], unchecked: [] };
+  }
+
   health(): HealthReport {
     return {
       ready: this.isReady,

@@ -12,14 +12,14 @@ function names(db: Database.Database, type: 'table' | 'index'): string[] {
   return (db.prepare("SELECT name FROM sqlite_schema WHERE type = ? AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all(type) as string[]);
 }
 
-test('the released migrations are numbered 1, 2, 3… and version 1 has the tables, indexes and foreign key of the store', () => {
+test('the released migrations are numbered 1, 2, 3… and the latest has the tables, indexes and foreign keys of the store', () => {
   checkMigrations(MIGRATIONS);
   const db = new Database(':memory:');
   try {
     assert.equal(migrate(db, ':memory:'), 0, 'a new file starts at version 0');
     assert.equal(db.pragma('user_version', { simple: true }), latestVersion());
     assert.equal(db.pragma('application_id', { simple: true }), APPLICATION_ID);
-    assert.deepEqual(names(db, 'table'), ['audit', 'questions']);
+    assert.deepEqual(names(db, 'table'), ['audit', 'questions', 'run_questions', 'runs']);
     assert.deepEqual(names(db, 'index'), [
       'audit_by_question',
       'questions_by_answerer',
@@ -29,10 +29,28 @@ test('the released migrations are numbered 1, 2, 3… and version 1 has the tabl
       'questions_by_tool',
       'questions_by_upstream',
       'questions_open_by_owner',
+      'run_questions_by_run',
+      'runs_by_composite',
+      'runs_by_started',
+      'runs_by_state',
     ]);
-    const foreignKeys = db.prepare('PRAGMA foreign_key_list(audit)').all() as { table: string; from: string; to: string }[];
-    assert.deepEqual(foreignKeys.map((key) => [key.from, key.table, key.to]), [['question_id', 'questions', 'id']]);
+    const foreignKeys = (table: string) => (db.prepare(`PRAGMA foreign_key_list(${table})`).all() as { table: string; from: string; to: string }[]).map((key) => [key.from, key.table, key.to]);
+    assert.deepEqual(foreignKeys('audit'), [['question_id', 'questions', 'id']]);
+    assert.deepEqual(foreignKeys('run_questions'), [['run_id', 'runs', 'id']]);
     assert.equal(migrate(db, ':memory:'), latestVersion(), 'a second run finds the latest version and does nothing');
+  } finally {
+    db.close();
+  }
+});
+
+test('version 2 adds the composite runs to a version-1 file without touching its questions', () => {
+  const db = new Database(':memory:');
+  try {
+    assert.equal(migrate(db, ':memory:', MIGRATIONS.slice(0, 1)), 0);
+    assert.deepEqual(names(db, 'table'), ['audit', 'questions']);
+    assert.equal(migrate(db, ':memory:', MIGRATIONS.slice(0, 2)), 1);
+    assert.equal(db.pragma('user_version', { simple: true }), 2);
+    assert.deepEqual(names(db, 'table'), ['audit', 'questions', 'run_questions', 'runs']);
   } finally {
     db.close();
   }

@@ -60,6 +60,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_by_question ON audit (question_id, id);
     `,
   },
+  {
+    version: 2,
+    // Composite runs (issue 6), beside the questions their approval steps ask. The record is the whole RunRecord as
+    // JSON (runs are small and replaced whole); the columns are copies of its fields to filter and order on.
+    // run_questions links a broker question to the run and step that asked it. No foreign key to questions: a run
+    // is recorded by the composer, a question by the broker, and neither waits for the other.
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY NOT NULL,
+        composite TEXT NOT NULL,
+        state TEXT NOT NULL,
+        host_session TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        record TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX runs_by_started ON runs (started_at);
+      CREATE INDEX runs_by_state ON runs (state, started_at);
+      CREATE INDEX runs_by_composite ON runs (composite, started_at);
+      CREATE TABLE run_questions (
+        question_id TEXT PRIMARY KEY NOT NULL,
+        run_id TEXT NOT NULL REFERENCES runs (id),
+        step_id TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX run_questions_by_run ON run_questions (run_id);
+    `,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -1,4 +1,4 @@
-/** @module The default question store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3. */
+/** @module The default question store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3; its `runs` keeps composite runs in the same file. */
 
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -16,6 +16,7 @@ import { stamp } from '../timestamps.js';
 import { abandonTransition, planAbandon, planTransition } from '../transition-row.js';
 import { listQuery } from './list-query.js';
 import { checkHeader, latestVersion, migrate } from './schema.js';
+import { SqliteRunStore } from './sqlite-run-store.js';
 
 /** Where `serve` keeps its store unless told otherwise, relative to the working directory. */
 export const DEFAULT_STORE_PATH = 'data/switchboard.db';
@@ -93,6 +94,8 @@ export class SqliteQuestionStore implements QuestionStore {
     selectOpenOf: Database.Statement;
   };
   private closed = false;
+  /** The composite runs kept in the same file, on this connection (closed with it). */
+  readonly runs: SqliteRunStore;
 
   /** Use `openSqliteQuestionStore`. */
   constructor(db: Database.Database, path: string, owner: string | undefined, now: () => Date, schemaVersion: number) {
@@ -113,6 +116,7 @@ export class SqliteQuestionStore implements QuestionStore {
       selectOpen: db.prepare("SELECT * FROM questions WHERE state IN ('pending', 'delivered') ORDER BY rowid"),
       selectOpenOf: db.prepare("SELECT * FROM questions WHERE state IN ('pending', 'delivered') AND owner = ? ORDER BY rowid"),
     };
+    this.runs = new SqliteRunStore(db, { path, now, isClosed: () => this.closed });
   }
 
   async create(record: QuestionRecord, audit: Omit<AuditEntry, 'questionId' | 'at'>): Promise<void> {

@@ -1,0 +1,38 @@
+/** @module How one step ended, and what a step needs to run: the vocabulary shared by the runner and the step kinds. */
+
+import type { CompositeLimits } from './definition.js';
+import type { RunContext } from './ports.js';
+import type { RunJournal } from './run-journal.js';
+import type { TemplateScope } from './template.js';
+
+/**
+ * - completed: the step ran; `output` is what later templates see as `steps.<id>`;
+ * - skipped: its condition was false;
+ * - failed: it could not do its job; the run ends with an isError result naming the step;
+ * - aborted: the run stopped under it (host cancel, total timeout, another step's failure or stop);
+ * - stop: an elicit outcome chose `abort` or `skip-remaining`; `reason` says who answered what.
+ */
+export type StepOutcome =
+  | { kind: 'completed'; output: unknown }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'aborted'; reason: string }
+  | { kind: 'stop'; action: 'abort' | 'skip-remaining'; output: unknown; reason: string };
+
+/** What a step runs with. `signal` aborts when the run stops; `scope` is what its templates see. */
+export interface StepEnv {
+  composite: string;
+  runId: string;
+  limits: CompositeLimits;
+  scope: TemplateScope;
+  signal: AbortSignal;
+  journal: RunJournal;
+  context: RunContext;
+}
+
+/** Why a signal aborted, as text for a record. */
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === 'string' ? reason : 'the run stopped';
+}

@@ -1,0 +1,168 @@
+/**
+ * @module Composite runs in the question store's SQLite file (schema version 2: `runs` and `run_questions`), on the
+ * question store's own connection: same WAL journal, synchronous=FULL and busy timeout, one connection to close.
+ */
+
+import Database from 'better-sqlite3';
+
+import type { RunRecord } from '../../composite/run-record.js';
+import type { RunFilter, RunOfQuestion, RunStore } from '../../composite/run-store.js';
+import { RunStoreError } from '../../composite/run-store.js';
+import type { NormalizedRunFilter, RunRow } from '../run-row.js';
+import { RUN_COLUMNS, abandonedRun, decodeRun, encodeRun, normalizeRunFilter, questionLinks, questionTaken } from '../run-row.js';
+import { stamp } from '../timestamps.js';
+
+/** The SELECT behind `list` (its text depends only on which conditions are present and how many states, so statements can be reused). */
+export function runListQuery(filter: NormalizedRunFilter): { sql: string; params: Record<string, string | number> } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = { limit: filter.limit };
+  if (filter.states !== undefined) {
+    const names = filter.states.map((state, index) => {
+      params[`state${index}`] = state;
+      return `@state${index}`;
+    });
+    // An empty list matches nothing.
+    where.push(names.length === 0 ? '0' : names.length === 1 ? `state = ${names[0]}` : `state IN (${names.join(', ')})`);
+  }
+  if (filter.composite !== undefined) {
+    where.push('composite = @composite');
+    params.composite = filter.composite;
+  }
+  if (filter.before !== undefined) {
+    where.push('started_at < @before');
+    params.before = filter.before;
+  }
+  const clause = where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`;
+  // rowid breaks ties: among runs started in the same millisecond, the one created last comes first.
+  return { sql: `SELECT * FROM runs${clause} ORDER BY started_at DESC, rowid DESC LIMIT @limit`, params };
+}
+
+export interface SqliteRunStoreOptions {
+  /** For messages. */
+  path: string;
+  /** Whether the owner of the connection has closed it. */
+  isClosed: () => boolean;
+  now?: () => Date;
+}
+
+/** Use `SqliteQuestionStore.runs`: the run store lives on the question store's connection and closes with it. */
+export class SqliteRunStore implements RunStore {
+  private readonly db: Database.Database;
+  private readonly path: string;
+  private readonly isClosed: () => boolean;
+  private readonly now: () => Date;
+  private readonly listStatements = new Map<string, Database.Statement>();
+  private readonly statements: {
+    insert: Database.Statement;
+    update: Database.Statement;
+    select: Database.Statement;
+    selectRunning: Database.Statement;
+    selectLinkOwners: Database.Statement;
+    deleteLinks: Database.Statement;
+    insertLink: Database.Statement;
+    selectLink: Database.Statement;
+  };
+
+  constructor(db: Database.Database, options: SqliteRunStoreOptions) {
+    this.db = db;
+    this.path = options.path;
+    this.isClosed = options.isClosed;
+    this.now = options.now ?? (() => new Date());
+    const updated = RUN_COLUMNS.filter((column) => column !== 'id');
+    this.statements = {
+      insert: db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`),
+      update: db.prepare(`UPDATE runs SET ${updated.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`),
+      select: db.prepare('SELECT * FROM runs WHERE id = ?'),
+      selectRunning: db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY rowid"),
+      // Which of these questions (a JSON array) another run already claims.
+      selectLinkOwners: db.prepare('SELECT question_id, run_id FROM run_questions WHERE question_id IN (SELECT value FROM json_each(@questions)) AND run_id <> @run LIMIT 1'),
+      deleteLinks: db.prepare('DELETE FROM run_questions WHERE run_id = ?'),
+      insertLink: db.prepare('INSERT INTO run_questions (question_id, run_id, step_id) VALUES (@question_id, @run_id, @step_id)'),
+      selectLink: db.prepare('SELECT run_id, step_id FROM run_questions WHERE question_id = ?'),
+    };
+  }
+
+  async create(run: RunRecord): Promise<void> {
+    this.checkOpen();
+    const row = encodeRun(run);
+    const write = this.db.transaction(() => {
+      this.statements.insert.run(row);
+      this.writeLinks(row.id, run);
+    });
+    try {
+      write.immediate();
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new RunStoreError('duplicate', `run ${row.id} already exists`, { runId: row.id, cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async update(run: RunRecord): Promise<void> {
+    this.checkOpen();
+    const row = encodeRun(run);
+    const write = this.db.transaction(() => {
+      const { changes } = this.statements.update.run(row);
+      if (changes !== 1) throw new RunStoreError('unknown-run', `no run ${row.id} to update`, { runId: row.id });
+      this.writeLinks(row.id, run);
+    });
+    write.immediate();
+  }
+
+  async get(id: string): Promise<RunRecord | undefined> {
+    this.checkOpen();
+    const row = this.statements.select.get(id) as RunRow | undefined;
+    return row === undefined ? undefined : decodeRun(row);
+  }
+
+  async list(filter?: RunFilter): Promise<RunRecord[]> {
+    this.checkOpen();
+    const { sql, params } = runListQuery(normalizeRunFilter(filter));
+    let statement = this.listStatements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return (statement.all(params) as RunRow[]).map((row) => decodeRun(row));
+  }
+
+  async findByQuestion(questionId: string): Promise<RunOfQuestion | undefined> {
+    this.checkOpen();
+    const read = this.db.transaction((): RunOfQuestion | undefined => {
+      const link = this.statements.selectLink.get(questionId) as { run_id: string; step_id: string } | undefined;
+      if (link === undefined) return undefined;
+      const row = this.statements.select.get(link.run_id) as RunRow | undefined;
+      return row === undefined ? undefined : { run: decodeRun(row), stepId: link.step_id };
+    });
+    return read();
+  }
+
+  async abandonRunning(reason: string): Promise<number> {
+    this.checkOpen();
+    const at = stamp(this.now);
+    const write = this.db.transaction((): number => {
+      const running = this.statements.selectRunning.all() as RunRow[];
+      for (const row of running) this.statements.update.run(encodeRun(abandonedRun(decodeRun(row), reason, at)));
+      return running.length;
+    });
+    return write.immediate();
+  }
+
+  /** Inside the write's transaction: refuses a question another run claims, then makes the links the run's steps say. */
+  private writeLinks(runId: string, run: RunRecord): void {
+    const links = questionLinks(run);
+    if (links.length > 0) {
+      const taken = this.statements.selectLinkOwners.get({ questions: JSON.stringify(links.map((link) => link.questionId)), run: runId }) as
+        | { question_id: string; run_id: string }
+        | undefined;
+      if (taken !== undefined) throw questionTaken(runId, taken.question_id, taken.run_id);
+    }
+    this.statements.deleteLinks.run(runId);
+    for (const link of links) this.statements.insertLink.run({ question_id: link.questionId, run_id: runId, step_id: link.stepId });
+  }
+
+  private checkOpen(): void {
+    if (this.isClosed()) throw new RunStoreError('closed', `the run store ${this.path} is closed`);
+  }
+}
