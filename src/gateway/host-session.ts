@@ -300,6 +300,8 @@ export class GatewayHostSession implements HostSession {
    */
   async upstreamOf(method: string, params: JsonObject): Promise<{ upstream: string; tool?: string }> {
     const catalog = this.#requireCatalog();
+    // A composite runs in the gateway: its questions (and a 2026-07-28 host's handles) belong to `composite`.
+    if (method === 'tools/call' && this.#env.composites?.has(params.name)) return { upstream: 'composite', tool: params.name };
     if (method === 'tools/call') {
       const route = await catalog.routeNamed('tools', params.name);
       return { upstream: route.link.spec.name, tool: route.name };
