@@ -26,6 +26,8 @@ export interface FakeUpstreamOptions {
   protocolVersion?: string;
   /** A dual-era server: what it answers server/discover with (default: -32601, as a legacy server). */
   discover?: JsonObject;
+  /** Annotations tools/list gives a tool, by name. */
+  toolAnnotations?: Record<string, JsonObject>;
 }
 
 /** One upstream server process, as seen through one connection. */
@@ -85,7 +87,12 @@ export class FakeUpstream {
         });
         return;
       case 'tools/list':
-        await reply({ tools: [...this.#tools.keys()].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+        await reply({
+          tools: [...this.#tools.keys()].map((name) => {
+            const annotations = this.#options.toolAnnotations?.[name];
+            return annotations ? { name, inputSchema: { type: 'object' }, annotations } : { name, inputSchema: { type: 'object' } };
+          }),
+        });
         return;
       case 'server/discover':
         if (this.#options.discover) await reply(this.#options.discover);
