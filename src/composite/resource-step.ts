@@ -4,7 +4,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { ResourceStep } from './definition.js';
 import type { StepRecord } from './run-record.js';
-import { childController, errorText, raceSignal, startTimer } from './signals.js';
+import { callWithTimeout, errorText } from './signals.js';
 import type { StepEnv, StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
 import { render } from './template.js';
@@ -43,23 +43,18 @@ export async function runResourceStep(step: ResourceStep, record: StepRecord, en
   }
   if (typeof uri !== 'string' || uri === '') return { kind: 'failed', reason: 'its uri did not render a non-empty string' };
   env.journal.update(record, { attempts: 1 });
-  const { controller, dispose } = childController(env.signal);
-  let timedOut = false;
-  const stopTimer = startTimer(step.timeoutMs, () => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${step.timeoutMs} ms`));
-  });
-  try {
-    const read = env.context.tools.readResource(step.upstream, uri, { signal: controller.signal, timeoutMs: step.timeoutMs, stepId: record.id });
-    const result = await raceSignal(read, controller.signal);
-    if (!isObject(result)) return { kind: 'failed', reason: `${step.upstream} ${uri}: no result object` };
-    return { kind: 'completed', output: resourceOutput(result) };
-  } catch (error) {
-    if (timedOut) return { kind: 'failed', reason: `${step.upstream} ${uri}: timed out after ${step.timeoutMs} ms` };
-    if (env.signal.aborted) return { kind: 'aborted', reason: abortReason(env.signal) };
-    return { kind: 'failed', reason: `${step.upstream} ${uri}: ${errorText(error)}` };
-  } finally {
-    stopTimer();
-    dispose();
+  const target = `${step.upstream} ${uri}`;
+  const read = await callWithTimeout(env.signal, step.timeoutMs, (signal) =>
+    env.context.tools.readResource(step.upstream, uri as string, { signal, timeoutMs: step.timeoutMs, stepId: record.id }),
+  );
+  switch (read.kind) {
+    case 'ok':
+      return isObject(read.value) ? { kind: 'completed', output: resourceOutput(read.value) } : { kind: 'failed', reason: `${target}: no result object` };
+    case 'timed-out':
+      return { kind: 'failed', reason: `${target}: timed out after ${step.timeoutMs} ms` };
+    case 'aborted':
+      return { kind: 'aborted', reason: abortReason(env.signal) };
+    case 'error':
+      return { kind: 'failed', reason: `${target}: ${errorText(read.error)}` };
   }
 }

@@ -65,3 +65,29 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
 }
+
+/** How a call under its own timeout ended: its value, its own timer firing, the parent signal aborting, or an error. */
+export type TimedCall<T> = { kind: 'ok'; value: T } | { kind: 'timed-out' } | { kind: 'aborted' } | { kind: 'error'; error: unknown };
+
+/**
+ * Runs `start` with a signal that aborts after `timeoutMs` or with `parent`, racing it against that signal (a
+ * callee that ignores the signal is not waited for). Never rejects.
+ */
+export async function callWithTimeout<T>(parent: AbortSignal, timeoutMs: number, start: (signal: AbortSignal) => Promise<T>): Promise<TimedCall<T>> {
+  const { controller, dispose } = childController(parent);
+  let timedOut = false;
+  const stopTimer = startTimer(timeoutMs, () => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  });
+  try {
+    return { kind: 'ok', value: await raceSignal(start(controller.signal), controller.signal) };
+  } catch (error) {
+    if (timedOut) return { kind: 'timed-out' };
+    if (parent.aborted) return { kind: 'aborted' };
+    return { kind: 'error', error };
+  } finally {
+    stopTimer();
+    dispose();
+  }
+}

@@ -4,7 +4,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { ToolStep } from './definition.js';
 import type { StepRecord } from './run-record.js';
-import { childController, errorText, raceSignal, sleep, startTimer } from './signals.js';
+import { callWithTimeout, errorText, sleep } from './signals.js';
 import type { StepEnv, StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
 import { render } from './template.js';
@@ -74,24 +74,19 @@ export async function runToolStep(step: ToolStep, record: StepRecord, env: StepE
 }
 
 async function callOnce(step: ToolStep, stepId: string, args: JsonObject, env: StepEnv): Promise<Attempt> {
-  const { controller, dispose } = childController(env.signal);
-  let timedOut = false;
-  const stopTimer = startTimer(step.timeoutMs, () => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${step.timeoutMs} ms`));
-  });
-  try {
-    const call = env.context.tools.callTool(step.upstream, step.tool, args, { signal: controller.signal, timeoutMs: step.timeoutMs, stepId });
-    const result = await raceSignal(call, controller.signal);
-    if (!isObject(result)) return { ok: false, reason: 'the tool gave no result object', aborted: false };
-    if (result.isError === true) return { ok: false, reason: `the tool returned an error: ${resultText(result) || '(no text)'}`, aborted: false };
-    return { ok: true, output: toolOutput(result) };
-  } catch (error) {
-    if (timedOut) return { ok: false, reason: `timed out after ${step.timeoutMs} ms`, aborted: false };
-    if (env.signal.aborted) return { ok: false, reason: abortReason(env.signal), aborted: true };
-    return { ok: false, reason: errorText(error), aborted: false };
-  } finally {
-    stopTimer();
-    dispose();
+  const call = await callWithTimeout(env.signal, step.timeoutMs, (signal) => env.context.tools.callTool(step.upstream, step.tool, args, { signal, timeoutMs: step.timeoutMs, stepId }));
+  switch (call.kind) {
+    case 'ok': {
+      const result = call.value;
+      if (!isObject(result)) return { ok: false, reason: 'the tool gave no result object', aborted: false };
+      if (result.isError === true) return { ok: false, reason: `the tool returned an error: ${resultText(result) || '(no text)'}`, aborted: false };
+      return { ok: true, output: toolOutput(result) };
+    }
+    case 'timed-out':
+      return { ok: false, reason: `timed out after ${step.timeoutMs} ms`, aborted: false };
+    case 'aborted':
+      return { ok: false, reason: abortReason(env.signal), aborted: true };
+    case 'error':
+      return { ok: false, reason: errorText(call.error), aborted: false };
   }
 }
