@@ -2,6 +2,7 @@
 /** @module The history: questions filtered by upstream, tool, state, method and who answered, and the full record of one question. */
 
 import { h, formatTime, replaceChildren } from './dom.js';
+import { pagedList } from './paged-list.js';
 import { describeAnswerer, methodName } from './question-text.js';
 
 /**
@@ -18,13 +19,10 @@ const PAGE = 50;
  * @param {{ api: Api, form: HTMLFormElement, results: HTMLElement, status: HTMLElement, more: HTMLButtonElement }} parts
  */
 export function createHistory({ api, form, results, status, more }) {
-  /** @type {Question[]} */
-  let shown = [];
-
   function filter() {
     const data = new FormData(form);
     /** @type {Record<string, string>} */
-    const filter = { limit: String(PAGE) };
+    const filter = {};
     for (const key of ['upstream', 'tool', 'state', 'answeredBy', 'method']) {
       const value = String(data.get(key) ?? '').trim();
       if (value !== '') filter[key] = value;
@@ -32,24 +30,12 @@ export function createHistory({ api, form, results, status, more }) {
     return filter;
   }
 
-  /** @param {boolean} append */
-  async function load(append) {
-    const query = filter();
-    const last = shown[shown.length - 1];
-    if (append && last) query.before = last.createdAt;
-    status.textContent = 'Loading…';
-    try {
-      const page = await api.list(query);
-      shown = append ? [...shown, ...page] : page;
-      render();
-      status.textContent = `${shown.length} question${shown.length === 1 ? '' : 's'}`;
-      more.hidden = page.length < PAGE;
-    } catch (error) {
-      status.textContent = `Could not load: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  }
+  /** @type {{ load: (append: boolean) => Promise<void> }} */
+  const list = pagedList({ pageSize: PAGE, query: filter, fetchPage: (query) => api.list(query), cursorOf: (q) => q.createdAt, noun: 'question', render, status, more });
+  const load = list.load;
 
-  function render() {
+  /** @param {Question[]} shown */
+  function render(shown) {
     replaceChildren(
       results,
       shown.length === 0
@@ -83,7 +69,6 @@ export function createHistory({ api, form, results, status, more }) {
     event.preventDefault();
     void load(false);
   });
-  more.addEventListener('click', () => void load(true));
   return { refresh: () => load(false) };
 }
 

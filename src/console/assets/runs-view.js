@@ -2,6 +2,7 @@
 /** @module The Runs view: composite runs filtered by composite and state, newest first, and one run with every step. */
 
 import { formatTime, h, replaceChildren } from './dom.js';
+import { pagedList } from './paged-list.js';
 
 /**
  * @typedef {import('./api.js').Api} Api
@@ -48,13 +49,10 @@ const localTime = (iso) => new Date(iso).toLocaleString();
  * @param {{ api: Api, form: HTMLFormElement, results: HTMLElement, status: HTMLElement, more: HTMLButtonElement }} parts
  */
 export function createRuns({ api, form, results, status, more }) {
-  /** @type {RunSummary[]} */
-  let shown = [];
-
   function filter() {
     const data = new FormData(form);
     /** @type {Record<string, string>} */
-    const query = { limit: String(PAGE) };
+    const query = {};
     for (const key of ['composite', 'state']) {
       const value = String(data.get(key) ?? '').trim();
       if (value !== '') query[key] = value;
@@ -62,24 +60,12 @@ export function createRuns({ api, form, results, status, more }) {
     return query;
   }
 
-  /** @param {boolean} append */
-  async function load(append) {
-    const query = filter();
-    const last = shown[shown.length - 1];
-    if (append && last) query.before = last.startedAt;
-    status.textContent = 'Loading…';
-    try {
-      const page = await api.listRuns(query);
-      shown = append ? [...shown, ...page] : page;
-      render();
-      status.textContent = `${shown.length} run${shown.length === 1 ? '' : 's'}`;
-      more.hidden = page.length < PAGE;
-    } catch (error) {
-      status.textContent = `Could not load: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  }
+  /** @type {{ load: (append: boolean) => Promise<void> }} */
+  const list = pagedList({ pageSize: PAGE, query: filter, fetchPage: (query) => api.listRuns(query), cursorOf: (run) => run.startedAt, noun: 'run', render, status, more });
+  const load = list.load;
 
-  function render() {
+  /** @param {RunSummary[]} shown */
+  function render(shown) {
     replaceChildren(
       results,
       shown.length === 0
@@ -113,7 +99,6 @@ export function createRuns({ api, form, results, status, more }) {
     event.preventDefault();
     void load(false);
   });
-  more.addEventListener('click', () => void load(true));
   return { refresh: () => load(false) };
 }
 
