@@ -47,7 +47,7 @@ export const SERVICE = 'payments-api';
 export const INCIDENT = 'INC-1042';
 export const TICKET = 'CHG-2291';
 
-/** The host's answers (see /work/shared/vectors/incident-desk-restart.json). */
+/** The host's answers (see ../shared/vectors/incident-desk-restart.json beside the checkout). */
 export const APPROVE = { action: 'accept', content: { confirm: true, ticket: TICKET } } as const;
 export const DECLINE = { action: 'decline' } as const;
 export const MODEL_REPLY = {
