@@ -1,13 +1,13 @@
 /**
  * @module One host session: answers initialize, serves the merged catalog, routes each call to its
- * upstream, and relays what upstreams ask back (questions, progress, cancellation, logs, list changes).
+ * upstream (or runs its composite), and relays what upstreams send back (progress, cancellation, logs,
+ * list changes); their questions go through the session's QuestionRelay (question-relay.ts).
  */
 
 import type { QuestionBroker } from '../broker/broker.js';
-import type { QuestionMethod, QuestionRecord } from '../broker/question.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
-import { ProtocolError, RpcCode } from '../protocol/errors.js';
+import { RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -17,7 +17,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
-import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
+import { errorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
 import { isLogLevel } from '../protocol/meta-keys.js';
 import { inputSchemaOf, paramHeadersFor } from '../protocol/param-headers.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
@@ -29,10 +29,8 @@ import { Catalog, fetchAll } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
 import { eraChangeOf } from './era-probe.js';
 import { GatewayError, toProtocolError } from './errors.js';
-import { brokerAnswer, checkHostAnswer } from './host-answer.js';
 import { carryInputRequired } from './input-call.js';
 import type { Logger } from './logger.js';
-import { checkOperatorAnswer, upstreamReply } from './operator-answer.js';
 import { paginate } from './pagination.js';
 import type { QuestionPolicy } from './question-policy.js';
 import { withOperatorCapabilities } from './question-policy.js';
@@ -40,13 +38,14 @@ import type { UpstreamLink } from './upstream-link.js';
 import type { CallOptions, UpstreamSession } from './upstream-session.js';
 import type { CompositeTools } from './composite-tools.js';
 import type { QuestionAsker } from './question-asker.js';
+import type { QuestionRoute } from './question-relay.js';
+import { QuestionRelay } from './question-relay.js';
+
+export type { QuestionRoute } from './question-relay.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
 import { requiredUrlElicitationIds } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
-import type { QuestionPlan } from '../translation/plan-question.js';
-import { planQuestion } from '../translation/plan-question.js';
 import { downgradeResult } from '../translation/result-downgrade.js';
-import { fitSamplingResult } from '../translation/sampling-content.js';
 
 /** What a host session needs from the gateway that owns it. */
 export interface HostSessionEnv {
@@ -105,54 +104,6 @@ interface InitInfo {
   clientInfo: JsonObject;
 }
 
-/** A question relayed to the host: where its answer goes. */
-interface RelayedQuestion {
-  upstream: QuestionAsker;
-  upstreamId: JsonRpcId;
-  /** The forwarded call the question was attributed to. */
-  callId: number | undefined;
-  /** Forwarded calls whose timeout is paused while the host answers. */
-  paused: number[];
-  relatedRequestId: JsonRpcId | undefined;
-  /** The upstream's own progress token, when the question carried one. */
-  upstreamProgressToken: unknown;
-  /** For a form elicitation: the schema the host was sent, which its answer must satisfy. */
-  requestedSchema: JsonObject | undefined;
-  /** For a form downgraded for the host: the upstream's own schema (its defaults fill the answer, which must satisfy it). */
-  upstreamSchema: JsonObject | undefined;
-  method: string;
-  /** The broker's record of it. */
-  brokerId: string | undefined;
-}
-
-/** A question in the broker's hands: put to the host, to an operator, or both. */
-interface BrokeredQuestion {
-  upstream: QuestionAsker;
-  upstreamId: JsonRpcId;
-  callId: number | undefined;
-  paused: number[];
-  relatedRequestId: JsonRpcId | undefined;
-  plan: QuestionPlan;
-  /** The id the host knows it by, while the host has it. */
-  hostId: string | undefined;
-  /** The host could have taken it but cannot be reached now: the error the upstream gets if nobody else answers. */
-  unreachable: ProtocolError | undefined;
-}
-
-/** Where a relayed question goes and which calls wait on it. */
-export interface QuestionRoute {
-  /** The call it was attributed to, if any. */
-  callId: number | undefined;
-  /** The host request whose stream carries it (undefined: the standalone stream). */
-  relatedRequestId: JsonRpcId | undefined;
-  /** Calls whose timeout stops until the host answers. */
-  pause: number[];
-  /** How long the question may wait, when the asker decides it (a composite's elicit step); else the route policy's. */
-  timeoutMs?: number;
-  /** The policy key of the tool the question is about, when no upstream call names it (a composite). */
-  tool?: string;
-}
-
 /** A tool call a composite's step makes: on the composite's stream, with the step's timeout, stopped with the step. */
 interface StepCall {
   streamId: JsonRpcId;
@@ -177,15 +128,6 @@ const LIST_KIND_OF: Record<string, ListKind> = {
   'resources/templates/list': 'resourceTemplates',
 };
 
-let questionCounter = 0;
-
-const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
-const OPEN = new Set<string>(['pending', 'delivered']);
-
-function isQuestionMethod(method: string): method is QuestionMethod {
-  return QUESTION_METHODS.has(method);
-}
-
 export class GatewayHostSession implements HostSession {
   readonly id: string;
   #channel: HostChannel;
@@ -195,9 +137,8 @@ export class GatewayHostSession implements HostSession {
   #closed = false;
   #links: UpstreamLink[] = [];
   #catalog: Catalog | undefined;
-  #questions = new Map<string, RelayedQuestion>();
-  /** By broker id: every question of this session the broker holds open. */
-  #brokered = new Map<string, BrokeredQuestion>();
+  /** What upstreams ask this host: recorded, put to it or an operator, its answers relayed. */
+  #relay: QuestionRelay;
   #inFlight = new Map<string, InFlight>();
   /** Composite calls running, by host request key: aborted when the host cancels the call. */
   #composites = new Map<string, AbortController>();
@@ -210,6 +151,20 @@ export class GatewayHostSession implements HostSession {
     this.id = id;
     this.#channel = channel;
     this.#env = env;
+    const isClosed = () => this.#closed;
+    this.#relay = new QuestionRelay({
+      host: {
+        id,
+        get closed() {
+          return isClosed();
+        },
+        profile: () => this.#init,
+        toolOf: (upstream, callId) => [...this.#inFlight.values()].find((flight) => flight.upstream === upstream && flight.upstreamId === callId)?.tool,
+      },
+      session: this,
+      channel,
+      env,
+    });
   }
 
   get protocolVersion(): string | undefined {
@@ -318,18 +273,15 @@ export class GatewayHostSession implements HostSession {
       else this.#onNotification(message);
       return;
     }
-    this.#onResponse(message);
+    this.#relay.answer(message);
   }
 
   expectsResponse(id: JsonRpcId): boolean {
-    return typeof id === 'string' && this.#questions.has(id);
+    return this.#relay.expectsResponse(id);
   }
 
   checkResponse(message: JsonRpcResponse): ResponseCheck {
-    const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
-    if (!question) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
-    const answer = checkHostAnswer(question, message);
-    return answer.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: answer.reason };
+    return this.#relay.checkResponse(message);
   }
 
   async close(): Promise<void> {
@@ -341,15 +293,7 @@ export class GatewayHostSession implements HostSession {
       flight.upstream.cancel(flight.upstreamId, 'the host session closed');
       this.#inFlight.delete(key);
     }
-    for (const [id, question] of this.#questions) {
-      this.#questions.delete(id);
-      this.#forget(question.brokerId, 'the host session closed');
-      this.#answerUpstreamOnAbandon(question, 'the host session closed');
-    }
-    for (const [id, brokered] of this.#brokered) {
-      this.#forget(id, 'the host session closed');
-      this.#answerUpstreamOnAbandon(brokered, 'the host session closed');
-    }
+    this.#relay.closeAll('the host session closed');
     await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));
     this.#env.onClosed(this);
   }
@@ -361,198 +305,22 @@ export class GatewayHostSession implements HostSession {
    * and decides who answers (this host, translated for its revision; an operator; both; nobody).
    */
   deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
-    if (this.#closed || !this.#init) {
-      upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
-      return;
-    }
-    const plan = planQuestion(request.method, request.params ?? {}, { revision: this.#init.protocolVersion, capabilities: this.#init.capabilities });
-    if (!isQuestionMethod(request.method)) {
-      // ping, or a method no revision lets an upstream ask: relayed or refused at once, nothing to record.
-      if (plan.kind === 'relay') this.#sendToHost(upstream, request, route, plan, undefined);
-      else if (plan.kind === 'refuse') upstream.respondError(request.id, ProtocolError.from(plan.error));
-      else upstream.respond(request.id, plan.result);
-      return;
-    }
-    if (plan.kind === 'refuse' && !plan.hostCannot) {
-      // Ill-formed or unanswerable by anyone (limits, schema, tools): never put to a person either.
-      this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.id });
-      upstream.respondError(request.id, ProtocolError.from(plan.error));
-      return;
-    }
-    void this.#broker(upstream, request, request.method, route, plan).catch((error: unknown) => {
-      this.#env.logger.log('error', `could not record ${request.method} from upstream '${upstream.spec.name}'`, { session: this.id, error: String(error) });
-      for (const id of route.pause) upstream.resume(id);
-      upstream.respondError(request.id, new ProtocolError(RpcCode.InternalError, 'The gateway could not record the question'));
-    });
-  }
-
-  async #broker(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan): Promise<void> {
-    const init = this.#init as InitInfo;
-    let hostCannot: string | undefined;
-    if (plan.kind === 'answer') hostCannot = plan.why;
-    else if (plan.kind === 'refuse') hostCannot = plan.error.message;
-    let unreachable: ProtocolError | undefined;
-    if (plan.kind === 'relay' && route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
-      hostCannot = `no call explains ${method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
-      unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
-    }
-    const call = [...this.#inFlight.values()].find((flight) => flight.upstream === upstream && flight.upstreamId === route.callId);
-    const settings = this.#env.questions.policy.for(upstream.spec.name, call?.tool?.upstream ?? route.tool);
-    const params = request.params ?? {};
-    const brokered: BrokeredQuestion = {
-      upstream,
-      upstreamId: request.id,
-      callId: route.callId,
-      paused: route.pause,
-      relatedRequestId: route.relatedRequestId,
-      plan,
-      hostId: undefined,
-      unreachable,
-    };
-    for (const id of route.pause) upstream.pause(id);
-    const record = await this.#env.questions.broker.open({
-      method,
-      params,
-      origin: {
-        upstream: upstream.spec.name,
-        ...(call?.tool ? { tool: call.tool.host } : route.tool ? { tool: route.tool } : {}),
-        hostSessionId: this.id,
-        hostRevision: init.protocolVersion,
-      },
-      route: settings.route,
-      timeoutMs: route.timeoutMs ?? settings.timeoutMs,
-      ...(hostCannot === undefined ? {} : { hostCannot }),
-      ...(plan.kind === 'relay' ? { hostParams: plan.params } : {}),
-      checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
-      onSettled: (question) => this.#onSettled(brokered, question),
-    });
-    upstream.recorded?.(request.id, record.id);
-    if (record.audience === 'none' || !OPEN.has(record.state)) return; // settled at once (#onSettled answered the upstream)
-    this.#brokered.set(record.id, brokered);
-    if ((record.audience === 'host' || record.audience === 'both') && plan.kind === 'relay') {
-      if (this.#closed) return;
-      brokered.hostId = this.#sendToHost(upstream, request, route, plan, record.id);
-      if (record.audience === 'host') await this.#env.questions.broker.delivered(record.id, brokered.hostId, this.#channel.questionDelivery ?? 'request');
-    } else {
-      this.#env.logger.log('info', `question ${record.id} (${method} from upstream '${upstream.spec.name}') waits for an operator`, { session: this.id, reason: record.audienceReason });
-    }
-  }
-
-  /** Sends a question to the host under a fresh id, translated as planned; returns that id. */
-  #sendToHost(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Extract<QuestionPlan, { kind: 'relay' }>, brokerId: string | undefined): string {
-    const hostId = `sb-${++questionCounter}`;
-    const params: JsonObject = { ...plan.params };
-    const meta = isObject(params._meta) ? params._meta : undefined;
-    const upstreamProgressToken = meta?.progressToken;
-    if (meta && upstreamProgressToken !== undefined) params._meta = { ...meta, progressToken: hostId };
-    this.#questions.set(hostId, {
-      upstream,
-      upstreamId: request.id,
-      callId: route.callId,
-      paused: route.pause,
-      relatedRequestId: route.relatedRequestId,
-      upstreamProgressToken,
-      requestedSchema: plan.requestedSchema,
-      upstreamSchema: plan.upstreamSchema,
-      method: request.method,
-      brokerId,
-    });
-    // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
-    if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
-      this.#env.urlElicitations.register(upstream.key, params.elicitationId, this, route.relatedRequestId);
-    }
-    if (brokerId === undefined) for (const id of route.pause) upstream.pause(id);
-    const outgoing: JsonRpcRequest = request.params === undefined
-      ? { jsonrpc: '2.0', id: hostId, method: request.method }
-      : { jsonrpc: '2.0', id: hostId, method: request.method, params };
-    this.#channel.send(outgoing, route.relatedRequestId);
-    return hostId;
-  }
-
-  /**
-   * The broker settled a question. A host's answer was already relayed by #onResponse; anything else
-   * (an operator, expiry, nobody to ask) is answered to the upstream here, and a host that still holds
-   * the question is told it is settled. An abandoned question is answered by whoever abandoned it.
-   */
-  #onSettled(brokered: BrokeredQuestion, question: QuestionRecord): void {
-    this.#brokered.delete(question.id);
-    if (question.answeredBy?.kind === 'host') return;
-    const hostHad = brokered.hostId !== undefined && this.#questions.delete(brokered.hostId);
-    if (question.state === 'abandoned') return;
-    for (const id of brokered.paused) brokered.upstream.resume(id);
-    if (hostHad && !this.#closed) {
-      const reason = question.state === 'expired' ? 'the question expired' : `settled by ${question.answeredBy?.kind === 'operator' ? 'an operator' : 'the gateway'}`;
-      this.#channel.send(notification('notifications/cancelled', { requestId: brokered.hostId, reason }), brokered.relatedRequestId);
-    }
-    if (question.audience === 'none') {
-      // Nobody could be asked: what the plan says for this host (an elicitation is cancelled, the rest refused).
-      const { plan } = brokered;
-      // A 2026-07-28 host can be told what it should have declared (-32021); its call ends there.
-      if (plan.kind !== 'relay' && brokered.relatedRequestId !== undefined) this.#env.modern?.hostLacks(brokered.relatedRequestId, question.method, question.params);
-      this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.id });
-      if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
-      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, ProtocolError.from(plan.error));
-      else if (plan.kind === 'answer') brokered.upstream.respond(brokered.upstreamId, plan.result);
-      else brokered.upstream.respond(brokered.upstreamId, { action: 'cancel' });
-      return;
-    }
-    const reply = upstreamReply(question);
-    const by = question.answeredBy?.kind === 'operator' ? `the operator ${question.answeredBy.name}` : question.answeredBy?.kind === 'gateway' ? 'the gateway' : undefined;
-    if ('error' in reply) brokered.upstream.respondError(brokered.upstreamId, reply.error);
-    else brokered.upstream.respond(brokered.upstreamId, reply.result, by);
-  }
-
-  /** Tells the broker a question of this session is void (its call, upstream or session went away). */
-  #forget(brokerId: string | undefined, why: string): void {
-    if (brokerId === undefined) return;
-    this.#brokered.delete(brokerId);
-    void this.#env.questions.broker.withdraw(brokerId, why).catch((error: unknown) => {
-      this.#env.logger.log('warn', `could not record that question ${brokerId} was withdrawn`, { error: String(error) });
-    });
+    this.#relay.deliverQuestion(upstream, request, route);
   }
 
   /** Calls of an upstream session that have a question open with this host or its operators. */
   callsWithOpenQuestions(upstream: QuestionAsker): Set<number> {
-    const ids = new Set<number>();
-    for (const question of [...this.#questions.values(), ...this.#brokered.values()]) {
-      if (question.upstream === upstream && question.callId !== undefined) ids.add(question.callId);
-    }
-    return ids;
+    return this.#relay.callsWithOpenQuestions(upstream);
   }
 
   /** The upstream withdrew a question (notifications/cancelled); tell the host. Returns whether it was ours. */
   withdrawQuestion(upstream: QuestionAsker, upstreamId: unknown, reason: unknown): boolean {
-    const why = typeof reason === 'string' ? reason : 'the upstream withdrew it';
-    for (const [hostId, question] of this.#questions) {
-      if (question.upstream !== upstream || question.upstreamId !== upstreamId) continue;
-      this.#questions.delete(hostId);
-      this.#forget(question.brokerId, `the upstream withdrew it: ${why}`);
-      for (const id of question.paused) upstream.resume(id);
-      const params: JsonObject = { requestId: hostId };
-      if (typeof reason === 'string') params.reason = reason;
-      this.#channel.send(notification('notifications/cancelled', params), question.relatedRequestId);
-      return true;
-    }
-    for (const [id, brokered] of this.#brokered) {
-      if (brokered.upstream !== upstream || brokered.upstreamId !== upstreamId) continue;
-      this.#forget(id, `the upstream withdrew it: ${why}`);
-      for (const callId of brokered.paused) upstream.resume(callId);
-      return true;
-    }
-    return false;
+    return this.#relay.withdrawQuestion(upstream, upstreamId, reason);
   }
 
   /** Drops questions of an upstream session that went away, telling the host they are void. */
   upstreamClosed(upstream: QuestionAsker): void {
-    for (const [hostId, question] of this.#questions) {
-      if (question.upstream !== upstream) continue;
-      this.#questions.delete(hostId);
-      this.#forget(question.brokerId, 'the upstream went away');
-      this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the upstream went away' }), question.relatedRequestId);
-    }
-    for (const [id, brokered] of this.#brokered) {
-      if (brokered.upstream === upstream) this.#forget(id, 'the upstream went away');
-    }
+    this.#relay.upstreamClosed(upstream);
   }
 
   /** Forwards an upstream notification to this host (on the stream of the call it belongs to, if any). */
@@ -846,7 +614,7 @@ export class GatewayHostSession implements HostSession {
     this.#inFlight.delete(key);
     flight.abort?.abort();
     flight.upstream.cancel(flight.upstreamId, reason);
-    this.#settleQuestionsOfCall(flight);
+    this.#relay.settleCall(flight.upstream, flight.upstreamId);
   }
 
   #onNotification(message: JsonRpcNotification): void {
@@ -863,9 +631,7 @@ export class GatewayHostSession implements HostSession {
         return;
       }
       case 'notifications/progress': {
-        const question = typeof params.progressToken === 'string' ? this.#questions.get(params.progressToken) : undefined;
-        if (!question || question.upstreamProgressToken === undefined) return;
-        void question.upstream.notify('notifications/progress', { ...params, progressToken: question.upstreamProgressToken }).catch(() => undefined);
+        this.#relay.relayProgress(params);
         return;
       }
       case 'notifications/roots/list_changed':
@@ -881,56 +647,6 @@ export class GatewayHostSession implements HostSession {
     }
   }
 
-  #onResponse(message: JsonRpcResponse): void {
-    if (typeof message.id !== 'string') return;
-    const question = this.#questions.get(message.id);
-    if (!question) return; // the HTTP edge refuses these before they get here
-    const answer = checkHostAnswer(question, message);
-    if (!answer.ok) {
-      // The question stays open: the host may answer again (the HTTP edge already told it why).
-      this.#env.logger.log('warn', `host answer to ${message.id} refused: ${answer.reason}`, { session: this.id });
-      return;
-    }
-    this.#questions.delete(message.id);
-    for (const id of question.paused) question.upstream.resume(id);
-    if (question.brokerId === undefined) {
-      this.#relayHostAnswer(question, message, answer.result);
-      return;
-    }
-    // Recorded first (and only if no one settled it before: `both`), then relayed.
-    const brokerId = question.brokerId;
-    this.#brokered.delete(brokerId);
-    void this.#env.questions.broker
-      .answerFromHost(brokerId, brokerAnswer(question.method, message, answer.result), this.id)
-      .then((won) => {
-        if (won) this.#relayHostAnswer(question, message, answer.result);
-        else this.#env.logger.log('info', `host answer to ${message.id} came after question ${brokerId} was settled: dropped`, { session: this.id });
-      })
-      .catch((error: unknown) => {
-        this.#env.logger.log('error', `could not record the host's answer to question ${brokerId}`, { session: this.id, error: String(error) });
-        question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.InternalError, 'The gateway could not record the answer'));
-      });
-  }
-
-  /** Hands a host's (checked) answer to the upstream that asked, fitted to the upstream's revision. */
-  #relayHostAnswer(question: RelayedQuestion, message: JsonRpcResponse, checked: JsonObject | undefined): void {
-    if (isErrorResponse(message)) {
-      question.upstream.respondError(question.upstreamId, ProtocolError.from(message.error));
-      return;
-    }
-    if (question.method === 'sampling/createMessage') {
-      // A 2025-11-25 host may answer with an array of blocks; an older upstream holds one block.
-      const fitted = fitSamplingResult(message.result, question.upstream.protocolVersion ?? LATEST_LEGACY_REVISION);
-      if (!fitted.ok) {
-        question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.InternalError, `The host's sampling result cannot be relayed: ${fitted.reason}`));
-        return;
-      }
-      question.upstream.respond(question.upstreamId, fitted.result);
-      return;
-    }
-    question.upstream.respond(question.upstreamId, checked ?? message.result, 'the host');
-  }
-
   /**
    * An upstream answered one of this host's requests with -32042 (URL elicitation required): the error
    * goes to the host unchanged, and the elicitations it names are recorded for their completion, if this
@@ -939,28 +655,6 @@ export class GatewayHostSession implements HostSession {
   #noteUrlElicitationsRequired(upstream: UpstreamSession, error: JsonRpcErrorObject): void {
     // The call ends with this error, so its completion can only go outside any call.
     for (const id of requiredUrlElicitationIds(error, this.#init)) this.#env.urlElicitations.register(upstream.key, id, this);
-  }
-
-  /** The host cancelled a call: the questions it had asked are void too. */
-  #settleQuestionsOfCall(flight: InFlight): void {
-    for (const [hostId, question] of this.#questions) {
-      if (question.upstream !== flight.upstream || question.callId !== flight.upstreamId) continue;
-      this.#questions.delete(hostId);
-      this.#forget(question.brokerId, 'the call was cancelled');
-      for (const id of question.paused) question.upstream.resume(id);
-      this.#channel.send(notification('notifications/cancelled', { requestId: hostId, reason: 'the call was cancelled' }), question.relatedRequestId);
-      this.#answerUpstreamOnAbandon(question, 'the call was cancelled');
-    }
-    for (const [id, brokered] of this.#brokered) {
-      if (brokered.upstream !== flight.upstream || brokered.callId !== flight.upstreamId) continue;
-      this.#forget(id, 'the call was cancelled');
-      for (const callId of brokered.paused) brokered.upstream.resume(callId);
-      this.#answerUpstreamOnAbandon(brokered, 'the call was cancelled');
-    }
-  }
-
-  #answerUpstreamOnAbandon(question: { upstream: QuestionAsker; upstreamId: JsonRpcId }, why: string): void {
-    question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.RequestCancelled, `Question abandoned: ${why}`));
   }
 
   #requireCatalog(): Catalog {
