@@ -18,6 +18,7 @@ import { createOperatorRoutes } from '../http/operator/operator-routes.js';
 import type { OperatorRoutes } from '../http/operator/operator-routes.js';
 import { FakeOperatorDesk } from '../http/operator/testing/fake-desk.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
+import { within } from '../testing/deadlines.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'console-runs-test-token-51c2e8';
@@ -26,19 +27,6 @@ const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install 
 const WAIT_MS = 10_000;
 /** Closing anything gives up after this; the browser is then killed. */
 const CLOSE_MS = 4_000;
-
-/** Resolves `true` when `promise` settles within `ms`, `false` otherwise (never rejects). */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { QuestionBroker } from '../broker/broker.js';
-import type { QuestionRecord } from '../broker/question.js';
 import type { UpstreamSpec } from '../config/types.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
@@ -20,7 +19,7 @@ import type { FakeModernOptions, ModernHandler } from './testing/fake-modern-ups
 import { complete, fakeModernFactory, ModernRpcError, textResult } from './testing/fake-modern-upstream.js';
 import { fakeUpstreamFactory } from './testing/fake-upstream.js';
 import type { Host } from './testing/gateway-doubles.js';
-import { config, connectHost, spec } from './testing/gateway-doubles.js';
+import { config, connectHost, openQuestion, spec } from './testing/gateway-doubles.js';
 
 const APPROVAL = {
   method: 'elicitation/create',
@@ -343,15 +342,6 @@ test('an upstream that stops serving 2026-07-28 is detected again and the call r
   assert.equal(gateway.health().upstreams[0]?.protocolVersion, '2025-11-25');
   await gateway.close();
 });
-
-async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
-  for (let i = 0; i < 200; i += 1) {
-    const [open] = await broker.list({ state: ['pending', 'delivered'] });
-    if (open && open.state === 'delivered') return open;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('no open question appeared');
-}
 
 test('a 2026-07-28 upstream whose lists change is listened to: its list changes reach the host and drop the cached list', async () => {
   let tools = [{ name: 'a', inputSchema: { type: 'object' } }];

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { QuestionBroker } from '../broker/broker.js';
-import type { QuestionRecord } from '../broker/question.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { createGateway } from './gateway.js';
@@ -13,7 +12,7 @@ import type { QuestionPolicyConfig } from './question-policy.js';
 import { QuestionPolicy } from './question-policy.js';
 import type { FakeUpstream, ToolHandler } from './testing/fake-upstream.js';
 import { fakeUpstreamFactory } from './testing/fake-upstream.js';
-import { config, connectHost, spec } from './testing/gateway-doubles.js';
+import { config, connectHost, openQuestion, spec } from './testing/gateway-doubles.js';
 
 const TICKET = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
 
@@ -34,15 +33,6 @@ function setup(tools: Record<string, ToolHandler>, policy?: QuestionPolicyConfig
     questions: { broker, policy: new QuestionPolicy(policy ?? { defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
   });
   return { up, broker, gateway };
-}
-
-async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
-  for (let i = 0; i < 200; i += 1) {
-    const [open] = await broker.list({ state: ['pending', 'delivered'] });
-    if (open && open.state === 'delivered') return open;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('no open question appeared');
 }
 
 function textOf(response: unknown): string {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { UpstreamSpec } from '../config/types.js';
+import { httpUpstreamSpec } from '../config/testing/upstream-spec.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
@@ -12,18 +12,7 @@ import { GatewayError } from './errors.js';
 import { silentLogger } from './logger.js';
 import { UpstreamSession } from './upstream-session.js';
 
-const SPEC = {
-  kind: 'streamable-http',
-  name: 'remote',
-  url: 'http://127.0.0.1:1/mcp',
-  headers: {},
-  sharing: 'per-session',
-  tools: { deny: [], rename: {} },
-  requestTimeoutMs: 1000,
-  connectTimeoutMs: 1000,
-  era: 'legacy',
-  inputRequired: { maxRounds: 8, deadlineMs: 1000 },
-} satisfies UpstreamSpec;
+const SPEC = httpUpstreamSpec();
 
 /** A transport whose every send fails as the Streamable HTTP transport fails: a TransportError wrapping the cause. */
 function failingTransport(cause: Error): Transport {

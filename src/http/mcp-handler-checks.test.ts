@@ -6,7 +6,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import type { McpHttpHandler } from './mcp-handler.js';
-import { FakeGateway } from './testing/fake-gateway.js';
+import { fakeMcpEdge, FakeGateway } from './testing/fake-gateway.js';
 import { BASE, initializeBody, mcpPost, messagesOf, openTestSession, POST_HEADERS, readSse } from './testing/sse.js';
 
 const SETTINGS = { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'], maxBodyBytes: 1024, sessionIdleTimeoutMs: 0, logger: silentLogger };
@@ -29,8 +29,7 @@ describe('HTTP edge checks', () => {
   const handle = (req: Request) => handler.handle(req);
 
   beforeEach(() => {
-    gateway = new FakeGateway();
-    handler = createMcpHttpHandler(gateway, SETTINGS);
+    ({ gateway, handler } = fakeMcpEdge(SETTINGS));
   });
 
   describe('Host and Origin (DNS rebinding)', () => {

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 
 import { silentLogger } from '../gateway/logger.js';
-import { createMcpHttpHandler } from './mcp-handler.js';
+import { eventually } from '../testing/deadlines.js';
 import type { McpHttpHandler } from './mcp-handler.js';
-import { FakeGateway } from './testing/fake-gateway.js';
+import type { FakeGateway } from './testing/fake-gateway.js';
+import { fakeMcpEdge } from './testing/fake-gateway.js';
 import { BASE, mcpPost, messagesOf, openTestSession, readSse } from './testing/sse.js';
 
 const SETTINGS = { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs: 0, logger: silentLogger };
@@ -46,22 +47,13 @@ async function expectJsonError(response: Response, status: number, code: number,
   return body.error;
 }
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 3000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe('2026-07-28 POSTs on /mcp', () => {
   let gateway: FakeGateway;
   let handler: McpHttpHandler;
   const handle = (req: Request) => handler.handle(req);
 
   beforeEach(() => {
-    gateway = new FakeGateway();
-    handler = createMcpHttpHandler(gateway, SETTINGS);
+    ({ gateway, handler } = fakeMcpEdge(SETTINGS));
   });
 
   it('a modern POST reaches serveModern with the parsed envelope and a principal, and is answered with JSON', async () => {

@@ -1,8 +1,8 @@
 /** @module A gauge computed at scrape time by a callback (memory in use, upstreams up): nothing is stored between scrapes. */
 
 import type { Sample } from './exposition.js';
-import type { MetricDefinition, MetricFamily } from './metric-family.js';
-import { checkLabelNames, checkMetricName } from './metric-names.js';
+import { FamilyBase } from './family-base.js';
+import type { MetricDefinition } from './metric-family.js';
 import type { LabelPairs, LabelValues, SeriesLimits } from './series-table.js';
 import { labelPairs } from './series-table.js';
 
@@ -14,24 +14,15 @@ export interface CallbackGaugeDefinition<L extends string> extends MetricDefinit
   collect(): GaugeReading<L>;
 }
 
-export class CallbackGauge<L extends string = never> implements MetricFamily {
-  readonly name: string;
-  readonly help: string;
-  readonly type = 'gauge';
-  readonly labelNames: readonly L[];
-  readonly sampleNames: readonly string[];
+export class CallbackGauge<L extends string = never> extends FamilyBase<L> {
+  override readonly type = 'gauge';
   readonly #collect: () => GaugeReading<L>;
   readonly #limits: SeriesLimits;
   readonly #onError: (error: unknown) => void;
 
   /** `onError` hears a callback that threw; the family then has no samples in that scrape. */
   constructor(definition: CallbackGaugeDefinition<L>, limits: SeriesLimits, onError: (error: unknown) => void) {
-    checkMetricName(definition.name);
-    this.name = definition.name;
-    this.help = definition.help;
-    this.labelNames = definition.labelNames ?? [];
-    checkLabelNames(this.name, this.labelNames);
-    this.sampleNames = [this.name];
+    super(definition);
     this.#collect = definition.collect;
     this.#limits = limits;
     this.#onError = onError;
@@ -41,7 +32,7 @@ export class CallbackGauge<L extends string = never> implements MetricFamily {
    * The callback's reading. A label set read twice keeps its last value (the output must not repeat a
    * series); label sets beyond the series cap are dropped, each counted by the limits' `onFolded`.
    */
-  samples(): Sample[] {
+  override samples(): Sample[] {
     let reading: GaugeReading<L>;
     try {
       reading = this.#collect();

@@ -1,27 +1,21 @@
 /** @module A counter: a value per label set that only goes up. */
 
 import type { Sample } from './exposition.js';
-import type { MetricDefinition, MetricFamily } from './metric-family.js';
-import { checkLabelNames, checkMetricName } from './metric-names.js';
+import { FamilyBase } from './family-base.js';
+import type { MetricDefinition } from './metric-family.js';
 import type { LabelValues, SeriesLimits } from './series-table.js';
 import { SeriesTable } from './series-table.js';
 
-export class Counter<L extends string = never> implements MetricFamily {
-  readonly name: string;
-  readonly help: string;
-  readonly type = 'counter';
-  readonly labelNames: readonly L[];
-  readonly sampleNames: readonly string[];
+export class Counter<L extends string = never> extends FamilyBase<L> {
+  override readonly type = 'counter';
   readonly #series: SeriesTable<L, { value: number }>;
 
   constructor(definition: MetricDefinition<L>, limits: SeriesLimits) {
-    checkMetricName(definition.name);
-    if (!definition.name.endsWith('_total')) throw new Error(`counter ${definition.name}: a counter's name ends with _total`);
-    this.name = definition.name;
-    this.help = definition.help;
-    this.labelNames = definition.labelNames ?? [];
-    checkLabelNames(this.name, this.labelNames);
-    this.sampleNames = [this.name];
+    super(definition, {
+      checkName(name) {
+        if (!name.endsWith('_total')) throw new Error(`counter ${name}: a counter's name ends with _total`);
+      },
+    });
     this.#series = new SeriesTable(this.labelNames, limits, () => ({ value: 0 }));
   }
 
@@ -31,7 +25,7 @@ export class Counter<L extends string = never> implements MetricFamily {
     this.#series.get(labels).value += by;
   }
 
-  samples(): Sample[] {
+  override samples(): Sample[] {
     return [...this.#series.entries()].map(({ labels, state }) => ({ suffix: '', labels, value: state.value }));
   }
 }

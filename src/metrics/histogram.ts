@@ -2,8 +2,8 @@
 
 import type { Sample } from './exposition.js';
 import { formatNumber } from './exposition.js';
-import type { MetricDefinition, MetricFamily } from './metric-family.js';
-import { checkLabelNames, checkMetricName } from './metric-names.js';
+import { FamilyBase } from './family-base.js';
+import type { MetricDefinition } from './metric-family.js';
 import type { LabelValues, SeriesLimits } from './series-table.js';
 import { SeriesTable } from './series-table.js';
 
@@ -19,21 +19,13 @@ interface HistogramState {
   count: number;
 }
 
-export class Histogram<L extends string = never> implements MetricFamily {
-  readonly name: string;
-  readonly help: string;
-  readonly type = 'histogram';
-  readonly labelNames: readonly L[];
-  readonly sampleNames: readonly string[];
+export class Histogram<L extends string = never> extends FamilyBase<L> {
+  override readonly type = 'histogram';
   readonly buckets: readonly number[];
   readonly #series: SeriesTable<L, HistogramState>;
 
   constructor(definition: HistogramDefinition<L>, limits: SeriesLimits) {
-    checkMetricName(definition.name);
-    this.name = definition.name;
-    this.help = definition.help;
-    this.labelNames = definition.labelNames ?? [];
-    checkLabelNames(this.name, this.labelNames, ['le']);
+    super(definition, { reservedLabels: ['le'], sampleSuffixes: ['_bucket', '_sum', '_count'] });
     const buckets = definition.buckets;
     if (buckets.length === 0) throw new Error(`histogram ${this.name}: no buckets`);
     buckets.forEach((bound, i) => {
@@ -41,7 +33,6 @@ export class Histogram<L extends string = never> implements MetricFamily {
       if (i > 0 && bound <= (buckets[i - 1] as number)) throw new Error(`histogram ${this.name}: buckets must be strictly increasing`);
     });
     this.buckets = [...buckets];
-    this.sampleNames = [`${this.name}_bucket`, `${this.name}_sum`, `${this.name}_count`];
     this.#series = new SeriesTable(this.labelNames, limits, () => ({ counts: new Array<number>(buckets.length + 1).fill(0), sum: 0, count: 0 }));
   }
 
@@ -56,7 +47,7 @@ export class Histogram<L extends string = never> implements MetricFamily {
     state.count += 1;
   }
 
-  samples(): Sample[] {
+  override samples(): Sample[] {
     const samples: Sample[] = [];
     for (const { labels, state } of this.#series.entries()) {
       let cumulative = 0;

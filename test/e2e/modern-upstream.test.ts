@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -14,6 +13,7 @@ import { restartApprovalInputParams } from '../../examples/incident-desk/tools/r
 import { type RunningGateway, startGateway, writeConfigFile } from './harness/gateway.js';
 import { OperatorApi } from './harness/operator-api.js';
 import { REPO_ROOT, SWITCHBOARD_BIN, TSX_FLAGS } from './harness/paths.js';
+import { freePort } from './harness/ports.js';
 import { RawHost } from './harness/raw-host.js';
 import type { WireMessage } from './harness/sse-reader.js';
 import { isRequest, isToolError, toolNames, toolText } from './harness/tool-results.js';
@@ -59,15 +59,6 @@ function finalOf(messages: readonly WireMessage[], id: number): WireMessage {
 
 function assertNoModernFields(host: RawHost): void {
   assert.doesNotMatch(JSON.stringify(host.wire), MODERN_ONLY, 'the host saw 2026-only fields');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 const TRANSPORTS: { name: string; start: () => Promise<{ entry: UpstreamEntry; stop: () => Promise<void> }> }[] = [

@@ -1,21 +1,12 @@
 /** @module e2e/upstream-restart.test: an HTTP upstream that restarts (and forgets our session) is re-initialized, and the host never notices. */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 
 import { startGateway } from './harness/gateway.js';
+import { freePort } from './harness/ports.js';
 import { RawHost } from './harness/raw-host.js';
 import { isToolError, toolText } from './harness/tool-results.js';
 import { startIncidentDeskHttp, streamableHttpUpstream } from './harness/upstreams.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 test('a restarted Streamable HTTP upstream is re-initialized transparently (it answers 404 for the old session)', async (t) => {
   const port = await freePort();

@@ -4,11 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import type { CliIo } from '../cli-io.js';
-import { runCli } from '../run-cli.js';
+import { runCliInProcess } from '../testing/in-process-cli.js';
 import { mcpEndpoint, parseToolArguments } from './call.js';
 
 type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> };
@@ -95,19 +93,8 @@ const FORM = {
   mode: 'form',
 };
 
-async function run(argv: string[], stdinText: string, env: Record<string, string> = {}) {
-  const stdin = new PassThrough();
-  stdin.end(stdinText);
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const io: CliIo = { stdin, stdout, stderr, env, untilSignal: () => new Promise(() => undefined) };
-  const code = await runCli(argv, io);
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out, stderr: err };
+function run(argv: string[], stdinText: string, env: Record<string, string> = {}) {
+  return runCliInProcess(argv, env, { stdinText });
 }
 
 /** The restart tool: progress, the approval form, the answer read back into the result. */

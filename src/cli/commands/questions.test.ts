@@ -3,39 +3,20 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import type { CliIo } from '../cli-io.js';
 import { CALL_HELP, MAIN_HELP, QUESTIONS_HELP } from '../help.js';
-import { runCli } from '../run-cli.js';
+import type { CliRun } from '../testing/in-process-cli.js';
+import { runCliInProcess } from '../testing/in-process-cli.js';
 import { RESTART_QUESTION, SAMPLING_QUESTION, settled } from '../testing/question-fixtures.js';
 import type { RecordedRequest, ScriptedServer } from '../testing/scripted-http.js';
 import { startScriptedServer } from '../testing/scripted-http.js';
 
 const TOKEN = 'op-token-0123456789abcdef';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI in process; `stdinLines` are written to stdin (then ended), which `tty` marks as a terminal. */
-async function run(argv: string[], env: Record<string, string> = {}, options: { stdinLines?: string; tty?: boolean } = {}): Promise<Run> {
-  const stdin = new PassThrough();
-  if (options.tty) Object.assign(stdin, { isTTY: true });
-  stdin.end(options.stdinLines ?? '');
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const io: CliIo = { stdin, stdout, stderr, env, untilSignal: () => new Promise(() => undefined) };
-  const code = await runCli(argv, io);
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out, stderr: err };
+function run(argv: string[], env: Record<string, string> = {}, options: { stdinLines?: string; tty?: boolean } = {}): Promise<CliRun> {
+  return runCliInProcess(argv, env, { stdinText: options.stdinLines, tty: options.tty });
 }
 
 const error = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => ({ status, body: { error: { code, message, ...extra } } });

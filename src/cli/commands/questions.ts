@@ -68,9 +68,21 @@ function printSettled(io: CliIo, asJson: boolean | undefined, question: Question
   else io.stdout.write(`Question ${safeText(question.id)} ${safeText(describeSettlement(question))}\n`);
 }
 
+/** What a subcommand does when it is only asked for its help: nothing (the caller prints the help). */
+function helpOnly(connection: Prepared['connection']): Prepared {
+  return { connection, run: async () => undefined };
+}
+
+/** A subcommand about one question: `--help` asks for nothing else; otherwise the question id (or a UsageError) and what to do with it. */
+function aboutQuestion(prefix: string, values: Prepared['connection'], positionals: string[], run: (id: string) => Prepared['run']): Prepared {
+  if (values.help) return helpOnly(values);
+  const id = questionId(prefix, positionals);
+  return { connection: values, id, run: run(id) };
+}
+
 function list(prefix: string, argv: string[], io: CliIo): Prepared {
   const { values, positionals } = parseCommandLine(prefix, argv, LIST_OPTIONS, 'questions');
-  if (values.help) return { connection: values, run: async () => undefined };
+  if (values.help) return helpOnly(values);
   if (positionals.length > 0) throw new UsageError(`${prefix}: unexpected argument ${positionals[0]} (try: switchboard questions --help)`);
   if (values.all && values.state !== undefined) throw new UsageError(`${prefix}: give --all or --state, not both`);
   const filter = {
@@ -91,57 +103,39 @@ function list(prefix: string, argv: string[], io: CliIo): Prepared {
 
 function show(prefix: string, argv: string[], io: CliIo): Prepared {
   const { values, positionals } = parseCommandLine(prefix, argv, CONNECTION_OPTIONS, 'questions');
-  if (values.help) return { connection: values, run: async () => undefined };
-  const id = questionId(prefix, positionals);
-  return {
-    connection: values,
-    id,
-    async run(client) {
-      const detail = await client.get(id);
-      if (values.json) json(io, detail);
-      else io.stdout.write(formatQuestionDetail(detail, new Date()));
-    },
-  };
+  return aboutQuestion(prefix, values, positionals, (id) => async (client) => {
+    const detail = await client.get(id);
+    if (values.json) json(io, detail);
+    else io.stdout.write(formatQuestionDetail(detail, new Date()));
+  });
 }
 
 function answer(prefix: string, argv: string[], io: CliIo): Prepared {
   const { values, positionals } = parseCommandLine(prefix, argv, ANSWER_OPTIONS, 'questions');
-  if (values.help) return { connection: values, run: async () => undefined };
-  const id = questionId(prefix, positionals);
   const flags: AnswerFlags = {
     ...(values.content !== undefined && { content: values.content }),
     ...(values.field !== undefined && { fields: values.field }),
     ...(values.text !== undefined && { text: values.text }),
     ...(values.result !== undefined && { result: values.result }),
   };
-  return {
-    connection: values,
-    id,
-    async run(client) {
-      // Read first: the schema builds the answer, and a settled question is reported without posting.
-      const { question } = await client.get(id);
-      if (!OPEN_STATES.includes(question.state)) throw new CliError(`question ${safeText(id)} was already settled: ${safeText(describeSettlement(question))}`);
-      const plan = planAnswer(question, flags);
-      if (plan.kind === 'ask' && !isTerminal(io.stdin)) {
-        throw new UsageError(`${prefix}: give the answer with ${question.method === 'sampling/createMessage' ? '--text' : '--content or --field'}, or run this in a terminal to be asked`);
-      }
-      const body = plan.kind === 'send' ? plan.body : await askInTerminal(question, io);
-      printSettled(io, values.json, await client.answer(id, body));
-    },
-  };
+  return aboutQuestion(prefix, values, positionals, (id) => async (client) => {
+    // Read first: the schema builds the answer, and a settled question is reported without posting.
+    const { question } = await client.get(id);
+    if (!OPEN_STATES.includes(question.state)) throw new CliError(`question ${safeText(id)} was already settled: ${safeText(describeSettlement(question))}`);
+    const plan = planAnswer(question, flags);
+    if (plan.kind === 'ask' && !isTerminal(io.stdin)) {
+      throw new UsageError(`${prefix}: give the answer with ${question.method === 'sampling/createMessage' ? '--text' : '--content or --field'}, or run this in a terminal to be asked`);
+    }
+    const body = plan.kind === 'send' ? plan.body : await askInTerminal(question, io);
+    printSettled(io, values.json, await client.answer(id, body));
+  });
 }
 
 function decline(prefix: string, argv: string[], io: CliIo): Prepared {
   const { values, positionals } = parseCommandLine(prefix, argv, DECLINE_OPTIONS, 'questions');
-  if (values.help) return { connection: values, run: async () => undefined };
-  const id = questionId(prefix, positionals);
-  return {
-    connection: values,
-    id,
-    async run(client) {
-      printSettled(io, values.json, await client.answer(id, { action: values.cancel ? 'cancel' : 'decline' }));
-    },
-  };
+  return aboutQuestion(prefix, values, positionals, (id) => async (client) => {
+    printSettled(io, values.json, await client.answer(id, { action: values.cancel ? 'cancel' : 'decline' }));
+  });
 }
 
 const SUBCOMMANDS: Record<string, (prefix: string, argv: string[], io: CliIo) => Prepared> = { list, show, answer, decline };

@@ -4,23 +4,10 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 
+import { VECTOR_ELICIT_PARAMS as RESTART } from '../../../examples/incident-desk/testing/restart-vector.js';
 import { askElicitation } from './elicitation-form.js';
 import { createPrompter } from './line-prompter.js';
 import { askSamplingReply } from './sampling-reply.js';
-
-const RESTART = {
-  message: 'Restart payments-api? This drops in-flight requests.',
-  requestedSchema: {
-    type: 'object',
-    properties: {
-      confirm: { type: 'boolean', description: 'Tick to approve the restart' },
-      ticket: { type: 'string', description: 'Change ticket number, e.g. CHG-2291' },
-    },
-    required: ['confirm', 'ticket'],
-  },
-  _meta: {},
-  mode: 'form',
-};
 
 /** A prompter over `input` (all of it written at once, then ended), echoing as for a pipe, and what it printed. */
 function scripted(input: string) {

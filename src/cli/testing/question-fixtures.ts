@@ -1,6 +1,10 @@
 /** @module Question views for the CLI's tests: the restart approval, a sampling request, a roots request, a URL-mode elicitation. */
 
+import { VECTOR_ELICIT_PARAMS } from '../../../examples/incident-desk/testing/restart-vector.js';
 import type { QuestionView } from '../../http/operator/api-schemas.js';
+
+/** The pinned restart approval's form (confirm, ticket), which the CLI's restart question extends. */
+const VECTOR_SCHEMA = VECTOR_ELICIT_PARAMS.requestedSchema as { type: string; properties: Record<string, unknown>; required: string[] };
 
 const BASE = {
   upstream: 'desk',
@@ -18,16 +22,14 @@ export const RESTART_QUESTION: QuestionView = {
   state: 'delivered',
   method: 'elicitation/create',
   params: {
-    message: 'Restart payments-api? This drops in-flight requests.',
+    message: VECTOR_ELICIT_PARAMS.message,
     requestedSchema: {
-      type: 'object',
+      ...VECTOR_SCHEMA,
       properties: {
-        confirm: { type: 'boolean', description: 'Tick to approve the restart' },
-        ticket: { type: 'string', description: 'Change ticket number, e.g. CHG-2291' },
+        ...VECTOR_SCHEMA.properties,
         replicas: { type: 'integer', minimum: 1, maximum: 5 },
         teams: { type: 'array', items: { anyOf: [{ const: 'db', title: 'Database' }, { const: 'net', title: 'Network' }] } },
       },
-      required: ['confirm', 'ticket'],
     },
     mode: 'form',
   },

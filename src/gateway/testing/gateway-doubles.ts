@@ -1,7 +1,9 @@
-/** @module Test doubles for the gateway core: upstream specs, a minimal config, and a scripted host that records what it is sent. */
+/** @module Test doubles for the gateway core: upstream specs, a minimal config, a scripted host that records what it is sent, and a wait for a delivered question. */
 
 import assert from 'node:assert/strict';
 
+import type { QuestionBroker } from '../../broker/broker.js';
+import type { QuestionRecord } from '../../broker/question.js';
 import type { NormalizedConfig, SharingMode, UpstreamSpec } from '../../config/types.js';
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { HostSession } from '../contracts.js';
@@ -95,3 +97,12 @@ export async function connectHost(gateway: ReturnType<typeof createGateway>, cap
   return host;
 }
 
+/** The first open question once one is delivered (polled every 5 ms, about a second at most). */
+export async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
+  for (let i = 0; i < 200; i += 1) {
+    const [open] = await broker.list({ state: ['pending', 'delivered'] });
+    if (open && open.state === 'delivered') return open;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('no open question appeared');
+}

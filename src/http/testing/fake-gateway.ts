@@ -3,6 +3,8 @@
 import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink, ResponseCheck } from '../../gateway/contracts.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { negotiateRevision } from '../../protocol/revisions.js';
+import { createMcpHttpHandler } from '../mcp-handler.js';
+import type { McpHttpHandler, McpHttpHandlerSettings } from '../mcp-handler.js';
 
 /**
  * Scripted tools (by `params.name` of tools/call):
@@ -201,4 +203,10 @@ export class FakeGateway implements GatewayHandle {
     this.closed = true;
     await Promise.all(this.sessions.map((s) => s.close()));
   }
+}
+
+/** A fresh FakeGateway and the `/mcp` handler in front of it (for a `beforeEach`). */
+export function fakeMcpEdge(settings: McpHttpHandlerSettings): { gateway: FakeGateway; handler: McpHttpHandler } {
+  const gateway = new FakeGateway();
+  return { gateway, handler: createMcpHttpHandler(gateway, settings) };
 }

@@ -8,34 +8,10 @@ import Database from 'better-sqlite3';
 import type { RunRecord } from '../../composite/run-record.js';
 import type { RunFilter, RunOfQuestion, RunStore } from '../../composite/run-store.js';
 import { RunStoreError } from '../../composite/run-store.js';
-import type { NormalizedRunFilter, RunRow } from '../run-row.js';
+import type { RunRow } from '../run-row.js';
 import { RUN_COLUMNS, abandonedRun, decodeRun, encodeRun, normalizeRunFilter, questionLinks, questionTaken } from '../run-row.js';
 import { stamp } from '../timestamps.js';
-
-/** The SELECT behind `list` (its text depends only on which conditions are present and how many states, so statements can be reused). */
-export function runListQuery(filter: NormalizedRunFilter): { sql: string; params: Record<string, string | number> } {
-  const where: string[] = [];
-  const params: Record<string, string | number> = { limit: filter.limit };
-  if (filter.states !== undefined) {
-    const names = filter.states.map((state, index) => {
-      params[`state${index}`] = state;
-      return `@state${index}`;
-    });
-    // An empty list matches nothing.
-    where.push(names.length === 0 ? '0' : names.length === 1 ? `state = ${names[0]}` : `state IN (${names.join(', ')})`);
-  }
-  if (filter.composite !== undefined) {
-    where.push('composite = @composite');
-    params.composite = filter.composite;
-  }
-  if (filter.before !== undefined) {
-    where.push('started_at < @before');
-    params.before = filter.before;
-  }
-  const clause = where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`;
-  // rowid breaks ties: among runs started in the same millisecond, the one created last comes first.
-  return { sql: `SELECT * FROM runs${clause} ORDER BY started_at DESC, rowid DESC LIMIT @limit`, params };
-}
+import { runListQuery } from './list-query.js';
 
 export interface SqliteRunStoreOptions {
   /** For messages. */

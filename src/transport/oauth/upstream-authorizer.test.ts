@@ -3,25 +3,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { httpUpstreamSpec } from '../../config/testing/upstream-spec.js';
 import type { StreamableHttpUpstreamSpec } from '../../config/types.js';
 import { UpstreamAuthError } from '../upstream-auth-error.js';
 import { OAuthAuthorizer } from './oauth-authorizer.js';
 import { upstreamAuthorizer } from './upstream-authorizer.js';
 
 function spec(auth?: StreamableHttpUpstreamSpec['auth']): StreamableHttpUpstreamSpec {
-  return {
-    kind: 'streamable-http',
-    name: 'remote',
-    url: 'http://127.0.0.1:1/mcp',
-    headers: {},
-    sharing: 'per-session',
-    tools: { deny: [], rename: {} },
-    requestTimeoutMs: 1000,
-    connectTimeoutMs: 1000,
-    era: 'legacy',
-    inputRequired: { maxRounds: 8, deadlineMs: 1000 },
-    ...(auth ? { auth } : {}),
-  };
+  return httpUpstreamSpec(auth ? { auth } : {});
 }
 
 test('every session to one configured upstream shares its authorizer (and so its tokens); another upstream has its own', () => {

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { RequestEnvelope } from '../../protocol/request-envelope.js';
+import { eventually } from '../../testing/deadlines.js';
 import type { StdioHostChannel, StdioModernExchange, StdioSessionOpener } from './host-stdio.js';
 import { serveStdio } from './host-stdio.js';
 
@@ -91,12 +92,14 @@ function setup() {
   return { gateway, input, output, edge, send, readLines, lines, raw };
 }
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 3000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** Sends two modern calls the stub holds (ids 5 and 6) and cancels 5; resolves with the gateway's entries once it heard the cancellation. */
+async function holdTwoAndCancelFive(gateway: StubGateway, send: (value: unknown) => void): Promise<ModernEntry[]> {
+  send(modernCall(5, 'hold'));
+  send(modernCall(6, 'hold'));
+  await eventually(() => gateway.modern.length === 2, 'both requests served');
+  send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user pressed stop' } });
+  await eventually(() => (gateway.modern[0]?.cancelled.length ?? 0) > 0, 'the cancellation');
+  return gateway.modern;
 }
 
 describe('serveStdio with 2026-07-28 lines', () => {
@@ -141,13 +144,8 @@ describe('serveStdio with 2026-07-28 lines', () => {
 
   it('notifications/cancelled with a modern request\'s id cancels that exchange and nothing else', async () => {
     const { gateway, send, readLines, lines, edge } = setup();
-    send(modernCall(5, 'hold'));
-    send(modernCall(6, 'hold'));
-    await eventually(() => gateway.modern.length === 2, 'both requests served');
-    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user pressed stop' } });
-    const [five, six] = gateway.modern;
+    const [five, six] = await holdTwoAndCancelFive(gateway, send);
     assert.ok(five && six);
-    await eventually(() => five.cancelled.length > 0, 'the cancellation');
     assert.deepEqual(five.cancelled, ['user pressed stop']);
     assert.deepEqual(six.cancelled, [], 'the other request is untouched');
     assert.equal(gateway.sessionReceived.length, 0, 'the cancellation was not handed to the session');
@@ -159,13 +157,8 @@ describe('serveStdio with 2026-07-28 lines', () => {
 
   it('a cancelled modern request gets no answer line, even when the gateway answers it late', async () => {
     const { gateway, send, readLines, lines, edge } = setup();
-    send(modernCall(5, 'hold'));
-    send(modernCall(6, 'hold'));
-    await eventually(() => gateway.modern.length === 2, 'both requests served');
-    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user pressed stop' } });
-    const [five, six] = gateway.modern;
+    const [five, six] = await holdTwoAndCancelFive(gateway, send);
     assert.ok(five && six);
-    await eventually(() => five.cancelled.length > 0, 'the cancellation');
     five.sink.respond({ jsonrpc: '2.0', id: 5, result: { content: [], resultType: 'complete' } });
     six.sink.respond({ jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: 'six' }], resultType: 'complete' } });
     await readLines(1);

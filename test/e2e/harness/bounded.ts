@@ -1,20 +1,10 @@
 /** @module e2e/harness/bounded: deadlines for waits and cleanups that must never hang a test file, and a one-shot run of a command that is expected to exit. */
 import { spawn } from 'node:child_process';
 
+import { within } from '../../../src/testing/deadlines.js';
 import { stopChild } from './child.js';
 
-/** Resolves `true` when `promise` settles (either way) within `ms`, `false` otherwise; never rejects. */
-export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { within };
 
 /** `promise`, or a rejection naming `what` once `ms` have passed. */
 export async function deadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
