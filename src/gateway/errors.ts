@@ -28,6 +28,7 @@ export const GatewayErrorCode = {
   GW_ERR_INPUT_REQUIRED_FAILED: 'GW_ERR_INPUT_REQUIRED_FAILED',
   GW_ERR_REQUEST_STATE_REJECTED: 'GW_ERR_REQUEST_STATE_REJECTED',
   GW_ERR_REQUEST_STATE_BUSY: 'GW_ERR_REQUEST_STATE_BUSY',
+  GW_ERR_HOST_LIMIT: 'GW_ERR_HOST_LIMIT',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -57,6 +58,7 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   // Built by bridge/handle-errors.ts (requestStateError), which names them in data.reason.
   GW_ERR_REQUEST_STATE_REJECTED: RpcCode.InvalidParams,
   GW_ERR_REQUEST_STATE_BUSY: RpcCode.InternalError,
+  GW_ERR_HOST_LIMIT: RpcCode.InternalError,
 };
 
 /** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */

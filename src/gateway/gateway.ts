@@ -59,6 +59,8 @@ export interface GatewayOptions {
   requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
   /** Where composite runs are recorded (serve: beside the questions); without it runs are not kept. */
   runs?: RunRecorder;
+  /** Most stand-in sessions for 2026-07-28 hosts at once (default 256; lower in tests). */
+  maxStandIns?: number;
 }
 
 /** Questions of one upstream session this close together are taken as one burst from one call. */
@@ -126,6 +128,7 @@ class Gateway implements GatewayHandle {
       roundDeadlineMs: (upstream, tool) => this.#questions.policy.for(upstream, tool).timeoutMs,
       idleTimeoutMs: config.http.sessionIdleTimeoutMs,
       logger: this.#logger,
+      ...(options.maxStandIns === undefined ? {} : { maxStandIns: options.maxStandIns }),
     });
   }
 

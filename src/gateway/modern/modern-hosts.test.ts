@@ -831,3 +831,23 @@ test('pair 2: each relayed input request is a broker question, delivered via inp
   await gateway.close();
   await broker.close();
 });
+
+test('at the stand-in cap an idle stand-in makes room; when all are busy a new context is refused with GW_ERR_HOST_LIMIT', async () => {
+  const up = fakeUpstreamFactory({ restart });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open(), requestState: { keys: keys() }, maxStandIns: 2 });
+  await gateway.ready;
+  // Two principals with a parked call each: both stand-ins are busy.
+  const alice = inputRequired(await serve(gateway, modern(1, 'tools/call', { name: 'restart', arguments: {} }), 'alice').response());
+  inputRequired(await serve(gateway, modern(2, 'tools/call', { name: 'restart', arguments: {} }), 'bob').response());
+  const refused = errorOf(await serve(gateway, modern(3, 'tools/list'), 'carol').response());
+  assert.equal(refused.code, -32603);
+  assert.deepEqual(refused.data, { reason: 'GW_ERR_HOST_LIMIT' });
+
+  // Alice's call completes: her stand-in is idle, so Carol's context takes its place.
+  const [key] = alice.keys;
+  const done = await serve(gateway, modern(4, 'tools/call', { name: 'restart', arguments: {}, inputResponses: { [key as string]: ACCEPT }, requestState: alice.requestState }), 'alice').response();
+  assert.equal(resultOf(done).resultType, 'complete');
+  const served = await serve(gateway, modern(5, 'tools/list'), 'carol').response();
+  assert.ok(Array.isArray(resultOf(served).tools));
+  await gateway.close();
+});

@@ -22,7 +22,7 @@ import { SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
 import type { SubscriptionFilter } from '../../protocol/subscriptions.js';
 import { acknowledgedFilter, filterAdmits, listenEndResult, listenOfferOf, onListenStream, parseListenParams, subscriptionsAcknowledged } from '../../protocol/subscriptions.js';
 import type { HostChannel, ModernExchange, ModernRequestContext, ModernSink } from '../contracts.js';
-import { toProtocolError } from '../errors.js';
+import { GatewayError, toProtocolError } from '../errors.js';
 import type { GatewayHostSession, ModernHostHooks } from '../host-session.js';
 import type { Logger } from '../logger.js';
 import type { CallOwner, Exchange } from './modern-call.js';
@@ -50,7 +50,20 @@ export interface ModernHostsOptions {
   logger: Logger;
   /** How long the gateway waits after a question for more of the same round (default 25 ms). */
   settleMs?: number;
+  /** Most stand-in sessions open at once (default {@link DEFAULT_MAX_STAND_INS}). */
+  maxStandIns?: number;
   now?: () => number;
+}
+
+/**
+ * Each distinct principal and envelope gets a stand-in, and with it upstream sessions (processes, for stdio
+ * upstreams): the cap keeps a host that varies its envelope from opening them without end.
+ */
+export const DEFAULT_MAX_STAND_INS = 256;
+
+/** The refusal when every stand-in is busy: the gateway's own limit, retryable (-32603). */
+function tooManyStandIns(max: number): JsonRpcErrorObject {
+  return new GatewayError('GW_ERR_HOST_LIMIT', `The gateway serves at most ${max} distinct 2026-07-28 host contexts at once and all are busy; retry later`).toProtocolError().toJson();
 }
 
 /** Methods of the sessionful revisions that 2026-07-28 removed. */
@@ -75,10 +88,12 @@ export class ModernHosts {
   #handleOf = new WeakMap<ModernCall, string>();
   #listeners = new Set<Listener>();
   #sweeper: NodeJS.Timeout | undefined;
+  #maxStandIns: number;
   #closed = false;
 
   constructor(options: ModernHostsOptions) {
     this.#options = options;
+    this.#maxStandIns = options.maxStandIns ?? DEFAULT_MAX_STAND_INS;
     this.#wrapped = new WrappedRounds({ questions: options.questions, keys: options.keys, logger: options.logger, now: () => this.#now() });
     if (options.idleTimeoutMs > 0) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(1000, Math.floor(options.idleTimeoutMs / 2)));
@@ -104,6 +119,7 @@ export class ModernHosts {
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
     const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined, ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}) };
     const standIn = this.#standIn(context);
+    if (!standIn) return fail(tooManyStandIns(this.#maxStandIns));
     const state = retry.retry.requestState;
     const started = this.#checkParamHeaders(standIn, request.method, params, context, exchange).then((ok) => {
       if (!ok) return undefined;
@@ -274,6 +290,10 @@ export class ModernHosts {
     }
     const filter = acknowledgedFilter(parsed.filter, listenOfferOf(this.#options.serverCapabilities()));
     const standIn = this.#standIn(context);
+    if (!standIn) {
+      sink.respond(errorResponse(id, tooManyStandIns(this.#maxStandIns)));
+      return NOTHING;
+    }
     const listener: Listener = { id, filter, sink, standIn };
     standIn.listeners += 1;
     this.#listeners.add(listener);
@@ -303,10 +323,18 @@ export class ModernHosts {
 
   // ---- stand-ins ----------------------------------------------------------------------------------
 
-  #standIn(context: ModernRequestContext): StandIn {
+  /**
+   * The stand-in of a request's principal and envelope, opened when needed. At the cap, the idle stand-in used
+   * least recently is closed to make room; when none is idle, undefined (the request is refused, nothing opened).
+   */
+  #standIn(context: ModernRequestContext): StandIn | undefined {
     const key = standInKey(context);
     const known = this.#standIns.get(key);
     if (known && !known.session.closed) return known;
+    if (this.#standIns.size >= this.#maxStandIns && !this.#evictIdle()) {
+      this.#options.logger.log('warn', `refusing a 2026-07-28 request: ${this.#maxStandIns} stand-in sessions are busy`);
+      return undefined;
+    }
     const holder: { standIn?: StandIn } = {};
     const hooks = this.#hooksFor(context.principal, () => holder.standIn);
     const standIn = new StandIn({
@@ -328,6 +356,18 @@ export class ModernHosts {
     holder.standIn = standIn;
     this.#standIns.set(key, standIn);
     return standIn;
+  }
+
+  /** Closes the idle stand-in used least recently; false when every stand-in has a call or a listen stream. */
+  #evictIdle(): boolean {
+    let oldest: StandIn | undefined;
+    for (const standIn of this.#standIns.values()) {
+      if (standIn.idle && (oldest === undefined || standIn.lastUsed < oldest.lastUsed)) oldest = standIn;
+    }
+    if (!oldest) return false;
+    this.#standIns.delete(oldest.key);
+    void oldest.session.close();
+    return true;
   }
 
   #sweep(): void {
