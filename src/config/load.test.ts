@@ -362,10 +362,22 @@ describe('parseConfigText', () => {
         },
       ],
       naming: { strategy: 'prefix-on-conflict', separator: '_' },
-      http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 4 * 1024 * 1024, sessionIdleTimeoutMs: 30 * 60_000 },
+      http: {
+        allowedHosts: [],
+        allowedOrigins: [],
+        maxBodyBytes: 4 * 1024 * 1024,
+        sessionIdleTimeoutMs: 30 * 60_000,
+        maxJsonDepth: 64,
+        maxSessions: 10_000,
+        maxSessionsPerPrincipal: 1_000,
+        maxStandIns: 256,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 60_000,
+        maxConnections: 10_000,
+      },
       pageSize: 100,
       retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
-      questions: { route: 'host-then-operator', timeoutMs: 300_000 },
+      questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
       console: { enabled: true },
       store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
       requestState: {},
@@ -387,7 +399,7 @@ describe('parseConfigText', () => {
       '/cfg/sb.yaml',
       { env: { OPERATOR_TOKEN: 'a-long-operator-token' } },
     );
-    assert.deepEqual(config.questions, { route: 'both', timeoutMs: 120_000 });
+    assert.deepEqual(config.questions, { route: 'both', timeoutMs: 120_000, sampling: 'host', consent: 'host' });
     assert.deepEqual(config.console, { enabled: true, token: 'a-long-operator-token' });
     assert.deepEqual(config.store, { kind: 'memory' });
     assert.deepEqual(config.upstreams[0]?.questions, { route: 'host', tools: { restart_service: { route: 'operator', timeoutMs: 30_000 } } });

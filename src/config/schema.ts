@@ -27,6 +27,15 @@ export const DEFAULTS = {
   separator: '_',
   maxBodySize: '4mb',
   sessionIdleTimeout: '30m',
+  maxJsonDepth: 64,
+  maxSessions: 10_000,
+  maxSessionsPerPrincipal: 1_000,
+  maxStandIns: 256,
+  headersTimeout: '10s',
+  requestTimeout: '60s',
+  maxConnections: 10_000,
+  samplingAnswerer: 'host',
+  consentAnswerer: 'host',
   pageSize: 100,
   initialDelay: '1s',
   maxDelay: '60s',
@@ -348,7 +357,40 @@ const httpSchema = z
       .default(() => [])
       .meta({ description: 'Origin header values accepted besides loopback origins.' }),
     maxBodySize: size('Largest request body accepted.').prefault(DEFAULTS.maxBodySize),
-    sessionIdleTimeout: duration('Idle host sessions are closed after this long (0 = never).', 0).prefault(DEFAULTS.sessionIdleTimeout),
+    sessionIdleTimeout: duration(
+      'Host sessions (sessionful HTTP, legacy /sse, 2026-07-28 stand-ins) with nothing in flight, no open stream and no traffic are closed after this long (0 = never).',
+      0,
+    ).prefault(DEFAULTS.sessionIdleTimeout),
+    maxJsonDepth: z
+      .int()
+      .min(2)
+      .max(1000)
+      .default(DEFAULTS.maxJsonDepth)
+      .meta({ description: 'Deepest nesting of arrays and objects accepted in any JSON the gateway reads from a host or an operator (every edge); deeper is refused.' }),
+    maxSessions: z
+      .int()
+      .positive()
+      .default(DEFAULTS.maxSessions)
+      .meta({ description: 'Most host sessions at once, sessionful HTTP, legacy /sse and 2026-07-28 stand-ins together. At the cap the least recently used idle one is closed; when none is idle a new one gets 503 with Retry-After.' }),
+    maxSessionsPerPrincipal: z
+      .int()
+      .positive()
+      .default(DEFAULTS.maxSessionsPerPrincipal)
+      .meta({ description: 'Most host sessions one principal may hold at once (same rule at the cap as maxSessions).' }),
+    maxStandIns: z
+      .int()
+      .positive()
+      .default(DEFAULTS.maxStandIns)
+      .meta({ description: 'Most stand-in sessions for 2026-07-28 hosts at once (one per principal and capability set); they count towards maxSessions too.' }),
+    headersTimeout: duration('How long a client may take to send the request line and headers before the connection is closed.', 1).prefault(DEFAULTS.headersTimeout),
+    requestTimeout: duration('How long a client may take to send a whole request (headers and body); a response stream held open afterwards is not affected.', 1).prefault(
+      DEFAULTS.requestTimeout,
+    ),
+    maxConnections: z
+      .int()
+      .positive()
+      .default(DEFAULTS.maxConnections)
+      .meta({ description: 'Most TCP connections the HTTP server keeps open at once; more are refused.' }),
   })
   .meta({ description: 'Settings of the HTTP endpoint hosts connect to.' });
 
@@ -368,6 +410,20 @@ const questionsSchema = z
   .strictObject({
     route: routeSchema.default(DEFAULTS.route),
     timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).prefault(DEFAULTS.questionTimeout),
+    sampling: z
+      .enum(['host', 'operator'])
+      .default(DEFAULTS.samplingAnswerer)
+      .meta({
+        description:
+          'host: an upstream is promised sampling and roots only when the host declared them. operator: sampling is also promised for hosts that cannot sample, and an operator types the reply.',
+      }),
+    consent: z
+      .enum(['host', 'operator'])
+      .default(DEFAULTS.consentAnswerer)
+      .meta({
+        description:
+          'host: consent questions (URL mode, password-like fields, a lone approval) go to the host whenever it can take them. operator: they always go to an operator (for autonomous hosts with no person behind them).',
+      }),
   })
   .meta({ description: 'What happens to the questions upstreams ask back: who answers, and how long they wait.' });
 

@@ -92,9 +92,26 @@ export interface HttpSettings {
   allowedOrigins: string[];
   /** Maximum request body in bytes. */
   maxBodyBytes: number;
-  /** Idle host sessions are closed after this many milliseconds (0 = never). */
+  /** Idle host sessions are closed after this many milliseconds (0 = never); busy ones are not idle. */
   sessionIdleTimeoutMs: number;
+  /** Deepest nesting of arrays and objects accepted in any JSON read from a host or an operator. */
+  maxJsonDepth: number;
+  /** Most host sessions at once (sessionful HTTP, legacy /sse and 2026-07-28 stand-ins together). */
+  maxSessions: number;
+  /** Most host sessions of one principal at once. */
+  maxSessionsPerPrincipal: number;
+  /** Most 2026-07-28 stand-in sessions at once. */
+  maxStandIns: number;
+  /** Milliseconds a client may take to send the request line and headers. */
+  headersTimeoutMs: number;
+  /** Milliseconds a client may take to send a whole request. */
+  requestTimeoutMs: number;
+  /** Most TCP connections open at once. */
+  maxConnections: number;
 }
+
+/** Who may answer a kind of question the host cannot or should not take itself. */
+export type QuestionAnswerer = 'host' | 'operator';
 
 export interface NormalizedConfig {
   /** Absolute path of the file it was read from, if any. */
@@ -109,7 +126,14 @@ export interface NormalizedConfig {
   /** Backoff for an upstream that failed to start: first delay and cap, in milliseconds. */
   retry: { initialDelayMs: number; maxDelayMs: number };
   /** Gateway-wide question routing (upstreams and tools may override it). */
-  questions: { route: QuestionRoute; timeoutMs: number };
+  questions: {
+    route: QuestionRoute;
+    timeoutMs: number;
+    /** `operator`: sampling is promised upstream even for hosts that cannot sample, and an operator replies. */
+    sampling: QuestionAnswerer;
+    /** `operator`: consent questions always go to an operator, even when the host could take them. */
+    consent: QuestionAnswerer;
+  };
   /** Operator surfaces (console, REST API, /metrics); the token may also come from SWITCHBOARD_CONSOLE_TOKEN. */
   console: { enabled: boolean; token?: string };
   /** Where questions are kept: a SQLite file (absolute path) or memory. */

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 
-import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import type { McpHttpHandler } from './mcp-handler.js';
 import { fakeMcpEdge, FakeGateway } from './testing/fake-gateway.js';
 import { BASE, initializeBody, mcpPost, messagesOf, openTestSession, POST_HEADERS, readSse } from './testing/sse.js';
+import { testHttpSettings } from './testing/http-settings.js';
 
-const SETTINGS = { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'], maxBodyBytes: 1024, sessionIdleTimeoutMs: 0, logger: silentLogger };
+const SETTINGS = testHttpSettings({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'], maxBodyBytes: 1024 });
 
 async function expectError(response: Response, status: number, code: number, message: RegExp, id: unknown = null): Promise<void> {
   assert.equal(response.status, status);

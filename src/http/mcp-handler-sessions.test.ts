@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 
-import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import { FakeGateway } from './testing/fake-gateway.js';
 import { BASE, initializeBody, mcpPost, messagesOf, openTestSession, readSse } from './testing/sse.js';
+import { testHttpSettings } from './testing/http-settings.js';
 
 function setup(sessionIdleTimeoutMs = 0) {
   const gateway = new FakeGateway();
-  const handler = createMcpHttpHandler(gateway, { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs, logger: silentLogger });
+  const handler = createMcpHttpHandler(gateway, testHttpSettings({ sessionIdleTimeoutMs }));
   return { gateway, handler, handle: (req: Request) => handler.handle(req) };
 }
 

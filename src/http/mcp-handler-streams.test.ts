@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import { FakeGateway } from './testing/fake-gateway.js';
 import { BASE, mcpPost, messagesOf, openTestSession, readSse } from './testing/sse.js';
+import { testHttpSettings } from './testing/http-settings.js';
 
 function setup() {
   const gateway = new FakeGateway();
-  const handler = createMcpHttpHandler(gateway, { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs: 0, logger: silentLogger });
+  const handler = createMcpHttpHandler(gateway, testHttpSettings());
   return { gateway, handle: (req: Request) => handler.handle(req) };
 }
 

@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 
-import { silentLogger } from '../gateway/logger.js';
 import { eventually } from '../testing/deadlines.js';
 import type { McpHttpHandler } from './mcp-handler.js';
 import type { FakeGateway } from './testing/fake-gateway.js';
 import { fakeMcpEdge } from './testing/fake-gateway.js';
 import { BASE, mcpPost, messagesOf, openTestSession, readSse } from './testing/sse.js';
+import { testHttpSettings } from './testing/http-settings.js';
 
-const SETTINGS = { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs: 0, logger: silentLogger };
+const SETTINGS = testHttpSettings();
 const REVISION = '2026-07-28';
 const CAPABILITIES = { elicitation: { form: {} } };
 const CLIENT = { name: 'modern-host', version: '3.1' };

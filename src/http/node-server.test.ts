@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { silentLogger } from '../gateway/logger.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import type { McpHttpHandler } from './mcp-handler.js';
 import { startHttpServer, streamAtOnce, urlHost } from './node-server.js';
 import type { RunningHttpServer } from './node-server.js';
 import { FakeGateway } from './testing/fake-gateway.js';
 import { initializeBody, messagesOf, POST_HEADERS, readSse } from './testing/sse.js';
+import { testHttpSettings } from './testing/http-settings.js';
 
 describe('startHttpServer', () => {
   const gateway = new FakeGateway();
@@ -17,7 +17,7 @@ describe('startHttpServer', () => {
   let server: RunningHttpServer;
 
   before(async () => {
-    handler = createMcpHttpHandler(gateway, { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs: 0, logger: silentLogger });
+    handler = createMcpHttpHandler(gateway, testHttpSettings());
     server = await startHttpServer(handler, { host: '127.0.0.1', port: 0 });
   });
 
@@ -71,7 +71,7 @@ describe('startHttpServer', () => {
 describe('startHttpServer close', () => {
   it('closes while an SSE stream is still open', { timeout: 5000 }, async () => {
     const gateway = new FakeGateway();
-    const handler = createMcpHttpHandler(gateway, { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 65536, sessionIdleTimeoutMs: 0, logger: silentLogger });
+    const handler = createMcpHttpHandler(gateway, testHttpSettings());
     const server = await startHttpServer(handler, { host: '127.0.0.1', port: 0 });
     const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(initializeBody()) });
     await init.body?.cancel();

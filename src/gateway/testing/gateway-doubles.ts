@@ -8,6 +8,7 @@ import type { NormalizedConfig, SharingMode, UpstreamSpec } from '../../config/t
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { HostSession } from '../contracts.js';
 import type { createGateway } from '../gateway.js';
+import { TEST_HTTP_SETTINGS } from '../../http/testing/http-settings.js';
 
 export function spec(name: string, sharing: SharingMode = 'per-session', extra: Partial<UpstreamSpec> = {}): UpstreamSpec {
   return {
@@ -31,10 +32,10 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     listen: { host: '127.0.0.1', port: 0 },
     upstreams,
     naming: { strategy: 'prefix-on-conflict', separator: '_' },
-    http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_000_000, sessionIdleTimeoutMs: 0 },
+    http: { ...TEST_HTTP_SETTINGS, maxBodyBytes: 1_000_000 },
     pageSize: 100,
     retry: { initialDelayMs: 50, maxDelayMs: 200 },
-    questions: { route: 'host-then-operator', timeoutMs: 300_000 },
+    questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
     console: { enabled: false },
     store: { kind: 'memory' },
     requestState: {},
