@@ -1,5 +1,7 @@
 /** @module Bench load client: a minimal raw-fetch MCP Streamable HTTP session (JSON or SSE responses), identical for every target. */
 
+import { readSseEvents } from '../src/transport/sse/sse-events.js';
+
 export const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 
 interface JsonRpcResponse {
@@ -18,36 +20,13 @@ function findResponse(payload: unknown, id: number): JsonRpcResponse | undefined
   return isResponseFor(payload, id) ? payload : undefined;
 }
 
-/** The blank line that ends an SSE event (any of the three line endings the format allows). */
-const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
-
-/** Reads SSE events until the response to `id` arrives, then drops the rest of the stream. */
+/** Reads SSE events (the gateway's own parser) until the response to `id` arrives, then drops the rest of the stream. */
 async function readSseResponse(body: ReadableStream<Uint8Array>, id: number): Promise<JsonRpcResponse> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (value) buffer += decoder.decode(value, { stream: true });
-      for (let boundary = EVENT_END.exec(buffer); boundary; boundary = EVENT_END.exec(buffer)) {
-        const event = buffer.slice(0, boundary.index);
-        buffer = buffer.slice(boundary.index + boundary[0].length);
-        const data = event
-          .split(/\r\n|\r|\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-          .join('\n');
-        if (data) {
-          const found = findResponse(JSON.parse(data), id);
-          if (found) return found;
-        }
-      }
-      if (done) throw new Error('SSE stream ended without a response');
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
+  for await (const event of readSseEvents(body)) {
+    const found = event.data === '' ? undefined : findResponse(JSON.parse(event.data), id);
+    if (found) return found; // leaving the loop cancels the body
   }
+  throw new Error('SSE stream ended without a response');
 }
 
 /** fetch's "fetch failed" with the reason undici keeps in `cause` (ECONNREFUSED, ECONNRESET, ...). */

@@ -2,22 +2,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { parseEventBlock, type SseEvent } from './harness/sse-reader.js';
+import { type SseEvent, SseEventParser } from '../../src/transport/sse/sse-events.js';
 import { type HttpUpstream, startSseUpstream } from './harness/upstreams.js';
 
 /** Reads SSE events off `body` one at a time, each bounded by `timeoutMs`. */
 function eventReader(body: ReadableStream<Uint8Array>, timeoutMs = 5_000): () => Promise<SseEvent> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+  const parser = new SseEventParser();
+  const queue: SseEvent[] = [];
   return async () => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const boundary = /\r?\n\r?\n/.exec(buffer);
-      if (boundary) {
-        const event = parseEventBlock(buffer.slice(0, boundary.index));
-        buffer = buffer.slice(boundary.index + boundary[0].length);
-        if (event) return event;
+      const event = queue.shift();
+      if (event) {
+        if (event.data !== '') return event;
         continue;
       }
       let timer: NodeJS.Timeout | undefined;
@@ -26,7 +24,7 @@ function eventReader(body: ReadableStream<Uint8Array>, timeoutMs = 5_000): () =>
       });
       const { done, value } = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
       if (done) throw new Error('the SSE stream ended');
-      buffer += decoder.decode(value, { stream: true });
+      queue.push(...parser.push(value));
     }
   };
 }

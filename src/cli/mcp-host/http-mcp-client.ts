@@ -9,8 +9,8 @@
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { classifyMessage } from '../../protocol/jsonrpc.js';
 import type { Classified } from '../../protocol/jsonrpc.js';
+import { readSseEvents } from '../../transport/sse/sse-events.js';
 import { fetchOrConnectError } from '../connect-error.js';
-import { SseParser } from './sse-parser.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -75,23 +75,10 @@ async function* messagesOf(response: Response): AsyncGenerator<Classified> {
     return;
   }
   if (response.body === null) return;
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
-  let finished = false;
-  try {
-    while (!finished) {
-      const { done, value } = await reader.read();
-      finished = done;
-      const events = done ? [...parser.push(decoder.decode()), ...parser.end()] : parser.push(decoder.decode(value, { stream: true }));
-      for (const event of events) {
-        if (event.data.trim() === '') continue;
-        yield classifyMessage(parseJson(event.data, response.status));
-      }
-    }
-  } finally {
-    // Left early (the caller failed or stopped): drop the connection rather than leave it half read.
-    if (!finished) await reader.cancel().catch(() => undefined);
+  // Leaving early (the caller failed or stopped) cancels the body rather than leave it half read.
+  for await (const event of readSseEvents(response.body)) {
+    if (event.data.trim() === '') continue;
+    yield classifyMessage(parseJson(event.data, response.status));
   }
 }
 

@@ -1,4 +1,6 @@
-/** @module Test helpers: read a text/event-stream body event by event, and build MCP HTTP requests. */
+/** @module Test helpers: read a text/event-stream body event by event (with the gateway's one SSE parser), and build MCP HTTP requests. */
+
+import { SseEventParser } from '../../transport/sse/sse-events.js';
 
 export interface SseEvent {
   id?: string;
@@ -20,49 +22,25 @@ export interface SseReader {
   readonly lastEventId: string | undefined;
 }
 
-function parseEvent(block: string): SseEvent | undefined {
-  const event: SseEvent = { data: '' };
-  const data: string[] = [];
-  let sawField = false;
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    sawField = true;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'data') data.push(value);
-    else if (field === 'id') event.id = value;
-    else if (field === 'event') event.event = value;
-  }
-  if (!sawField) return undefined;
-  event.data = data.join('\n');
-  return event;
-}
-
 export function readSse(response: Response): SseReader {
   if (response.body === null) throw new Error('response has no body');
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+  const parser = new SseEventParser();
+  const queue: SseEvent[] = [];
   let ended = false;
   let lastEventId: string | undefined;
 
   async function next(): Promise<SseEvent | undefined> {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = parseEvent(block.replace(/\r/g, ''));
-        if (event === undefined) continue;
-        if (event.id !== undefined) lastEventId = event.id;
-        return event;
-      }
-      if (ended) return undefined;
+    while (queue.length === 0 && !ended) {
       const { done, value } = await reader.read();
       if (done) ended = true;
-      else buffer += decoder.decode(value, { stream: true });
+      for (const { event, id, data } of done ? parser.end() : parser.push(value)) {
+        queue.push({ data, ...(id === undefined ? {} : { id }), ...(event === undefined ? {} : { event }) });
+      }
     }
+    const event = queue.shift();
+    if (event?.id !== undefined) lastEventId = event.id;
+    return event;
   }
 
   return {

@@ -82,6 +82,29 @@ test('a stream that ends before the response, with no event id to resume from, y
   await transport.close();
 });
 
+test('events are read whatever line endings end them (LF CR LF, CR LF LF, CR CR, CR LF CR LF), cut anywhere (issue 11 item 9)', async () => {
+  const message = (id: number | string, method?: string) => JSON.stringify(method ? { jsonrpc: '2.0', id, method, params: {} } : { jsonrpc: '2.0', id, result: { ok: true } });
+  script = (body, _req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const text = `data: ${message('q1', 'ping')}\n\r\nevent: message\r\ndata: ${message('q2', 'ping')}\r\n\ndata: ${message('q3', 'ping')}\r\rdata: ${message('q4', 'ping')}\r\n\r\ndata: ${message(body.id ?? 0)}\n\r\n`;
+    // Cut between every \r and its \n, and elsewhere, so no chunk boundary is special.
+    const cuts = [...text.matchAll(/\r/g)].map((m) => (m.index ?? 0) + 1);
+    let start = 0;
+    for (const cut of cuts) {
+      res.write(text.slice(start, cut));
+      start = cut;
+    }
+    res.end(text.slice(start));
+  };
+  const transport = new StreamableHttpClientTransport(new URL(url));
+  const seen = collect(transport);
+  await transport.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: {} });
+  await until(() => seen.length === 5);
+  assert.deepEqual(seen.map((s) => ('id' in s.message ? s.message.id : undefined)), ['q1', 'q2', 'q3', 'q4', 9]);
+  script = (_body, _req, res) => void res.writeHead(202).end();
+  await transport.close();
+});
+
 test('a 404 on a session we hold is reported as an expired session', async () => {
   script = (body, _req, res) => {
     if (body.method === 'initialize') {

@@ -12,7 +12,7 @@ import { modernRequestHeaders } from '../../protocol/modern-headers.js';
 import { envelopeProtocolVersion } from '../../protocol/request-envelope.js';
 import type { MessageInfo, SendOptions, Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
-import { SseParser } from './sse-parser.js';
+import { readSseEvents, SseEventParser } from '../sse/sse-events.js';
 
 /** Supplies credentials for an upstream that wants them (OAuth); the transport stays ignorant of how they are got. */
 export interface HttpAuthorizer {
@@ -207,25 +207,20 @@ export class StreamableHttpClientTransport implements Transport {
     stream: { lastEventId?: string; retryMs?: number } = {},
     finished: () => boolean = () => false,
   ): Promise<number> {
-    const parser = new SseParser();
-    const reader = body.getReader();
+    const parser = new SseEventParser();
     let count = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return count;
-      for (const event of parser.push(value)) {
-        if (event.event === 'message' && event.data !== '') {
-          count += 1;
-          onData(event.data);
-        }
+    for await (const event of readSseEvents(body, parser)) {
+      if ((event.event ?? 'message') === 'message' && event.data !== '') {
+        count += 1;
+        onData(event.data);
       }
       stream.lastEventId = parser.lastEventId ?? stream.lastEventId;
       stream.retryMs = parser.retryMs ?? stream.retryMs;
-      if (finished()) {
-        await reader.cancel().catch(() => undefined);
-        return count;
-      }
+      if (finished()) break; // leaving the loop cancels the body
     }
+    stream.lastEventId = parser.lastEventId ?? stream.lastEventId;
+    stream.retryMs = parser.retryMs ?? stream.retryMs;
+    return count;
   }
 
   /** The standalone GET stream carries what relates to no request (list changes, unrelated logs). */

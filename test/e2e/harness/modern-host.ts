@@ -7,11 +7,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
+import { parseSseText } from '../../../src/transport/sse/sse-events.js';
 import { stopChild } from './child.js';
 import { gatewayEnv } from './gateway.js';
 import { REPO_ROOT, SWITCHBOARD_BIN } from './paths.js';
 import { ACCEPT_BOTH } from './raw-host.js';
-import { parseEventBlock, type WireMessage } from './sse-reader.js';
+import { type WireMessage } from './sse-reader.js';
 
 export const MODERN_REVISION = '2026-07-28';
 
@@ -78,10 +79,8 @@ function headersOf(headers: Headers): Record<string, string> {
 export function parseBody(contentType: string, body: string): WireMessage[] {
   try {
     if (contentType.startsWith('text/event-stream')) {
-      return body
-        .split(/\r?\n\r?\n/)
-        .map((block) => parseEventBlock(block))
-        .filter((event) => event !== undefined)
+      return parseSseText(body)
+        .filter((event) => event.data !== '')
         .map((event) => JSON.parse(event.data) as WireMessage);
     }
     return body.trim() === '' ? [] : [JSON.parse(body) as WireMessage];

@@ -3,6 +3,8 @@
  * events as they arrive; `next()` waits for the next JSON-RPC message with a bounded timeout.
  */
 
+import { readSseEvents } from '../../../src/transport/sse/sse-events.js';
+
 export type WireMessage = {
   jsonrpc?: string;
   id?: string | number | null;
@@ -15,49 +17,13 @@ export type WireMessage = {
 /** Default bound for waiting on one event. */
 export const EVENT_TIMEOUT_MS = 10_000;
 
-export interface SseEvent {
-  readonly event: string | undefined;
-  readonly id: string | undefined;
-  readonly data: string;
-}
-
-/** Parses one event block (lines between blank lines); comments and empty-data (priming) events give undefined. */
-export function parseEventBlock(block: string): SseEvent | undefined {
-  let event: string | undefined;
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split(/\r?\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id') id = value;
-  }
-  const joined = data.join('\n');
-  return joined === '' ? undefined : { event, id, data: joined };
-}
-
 type Waiter = (item: WireMessage | undefined) => void;
 
-/** Parses SSE events off `response.body` as they arrive, handing each JSON message to `push`. */
+/** Parses SSE events off `response.body` as they arrive (the gateway's own parser), handing each JSON message to `push`; priming events are skipped. */
 async function pumpSse(response: Response, push: (message: WireMessage) => void): Promise<void> {
   if (!response.body) return;
-  const decoder = new TextDecoder();
-  const stream = response.body.getReader();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await stream.read();
-    buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-    let boundary = /\r?\n\r?\n/.exec(buffer);
-    while (boundary) {
-      const event = parseEventBlock(buffer.slice(0, boundary.index));
-      buffer = buffer.slice(boundary.index + boundary[0].length);
-      if (event) push(JSON.parse(event.data) as WireMessage);
-      boundary = /\r?\n\r?\n/.exec(buffer);
-    }
-    if (done) return;
+  for await (const event of readSseEvents(response.body)) {
+    if (event.data !== '') push(JSON.parse(event.data) as WireMessage);
   }
 }
 
