@@ -35,9 +35,9 @@ export interface MessageInfo {
 }
 
 /**
- * Why a send failed; `sessionExpired` means the upstream answered 404 for our session. When the upstream
- * answered at all, `status` is its HTTP status and `rpcError` the JSON-RPC error its body carried, if any
- * (what tells a legacy server's refusal from a 2026-07-28 server's).
+ * Why a send failed; `sessionExpired` means the upstream no longer knows our session (404, or another 4xx
+ * that says so). When the upstream answered at all, `status` is its HTTP status and `rpcError` the JSON-RPC
+ * error its body carried, if any (what tells a legacy server's refusal from a 2026-07-28 server's).
  */
 export class TransportError extends Error {
   readonly sessionExpired: boolean;

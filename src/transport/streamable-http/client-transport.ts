@@ -13,6 +13,7 @@ import { envelopeProtocolVersion } from '../../protocol/request-envelope.js';
 import type { MessageInfo, SendOptions, Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
 import { readSseEvents, SseEventParser } from '../sse/sse-events.js';
+import { refusalForgetsSession } from './forgotten-session.js';
 
 /** Supplies credentials for an upstream that wants them (OAuth); the transport stays ignorant of how they are got. */
 export interface HttpAuthorizer {
@@ -114,8 +115,8 @@ export class StreamableHttpClientTransport implements Transport {
         this.onmessage?.(body, { relatedRequestId: related });
         return;
       }
-      const expired = response.status === 404 && this.#sessionId !== undefined;
-      const rpcError = body && !('method' in body) && 'error' in body && isObject(body.error) ? (body.error as JsonRpcErrorObject) : undefined;
+      const rpcError = rpcErrorOf(body);
+      const expired = this.#sessionId !== undefined && refusalForgetsSession(response.status, rpcError?.message ?? text);
       throw new TransportError(`${this.#label}: HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`, {
         sessionExpired: expired,
         status: response.status,
@@ -232,9 +233,8 @@ export class StreamableHttpClientTransport implements Transport {
       const resume: Record<string, string> = this.#getStream.lastEventId === undefined ? {} : { 'last-event-id': this.#getStream.lastEventId };
       try {
         const response = await this.#fetch('GET', { accept: 'text/event-stream', ...resume }, controller.signal);
-        if (response.status === 404 && this.#sessionId) {
+        if (!response.ok && this.#sessionId && (await this.#forgetsSession(response))) {
           // The upstream no longer knows our session (it restarted): end this connection so it is re-opened.
-          await response.body?.cancel().catch(() => undefined);
           await this.close();
           return;
         }
@@ -276,6 +276,12 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  /** Whether a refused GET says the upstream no longer knows our session (reads the body). */
+  async #forgetsSession(response: Response): Promise<boolean> {
+    const text = await response.text().catch(() => '');
+    return refusalForgetsSession(response.status, rpcErrorOf(parseMessages(text)[0])?.message ?? text);
+  }
+
   #track(): AbortController {
     const controller = new AbortController();
     this.#inflight.add(controller);
@@ -308,6 +314,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }, { once: true });
   });
+}
+
+/** The JSON-RPC error a refusal's body carries, if it is an error response. */
+function rpcErrorOf(body: JsonRpcMessage | undefined): JsonRpcErrorObject | undefined {
+  return body && !('method' in body) && 'error' in body && isObject(body.error) ? (body.error as JsonRpcErrorObject) : undefined;
 }
 
 function parseMessages(text: string): JsonRpcMessage[] {

@@ -63,9 +63,10 @@ export function startStatelessDeskHttp(address = '127.0.0.1:0'): Promise<HttpUps
   return startHttpFixture('incident-desk --stateless', [INCIDENT_DESK_BIN, '--stateless', '--http', address], '/mcp');
 }
 
-/** The lab upstream over sessionful Streamable HTTP. */
-export function startLabHttp(): Promise<HttpUpstream> {
-  return startHttpFixture('lab-upstream --http', [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--http', '127.0.0.1:0'], '/mcp');
+/** The lab upstream over sessionful Streamable HTTP; `unknownSession` ('STATUS MESSAGE') is how it refuses a session id it does not know. */
+export function startLabHttp(address = '127.0.0.1:0', unknownSession?: string): Promise<HttpUpstream> {
+  const refusal = unknownSession === undefined ? [] : ['--unknown-session', unknownSession];
+  return startHttpFixture('lab-upstream --http', [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--http', address, ...refusal], '/mcp');
 }
 
 /** The legacy HTTP+SSE fixture (2024-11-05 transport); `url` is its `/sse` endpoint. */
