@@ -6,6 +6,7 @@
 
 import type { Logger } from '../gateway/logger.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { answerAtRest } from './answer-at-rest.js';
 import { decideAudience } from './audience.js';
 import { consentReason } from './consent-rule.js';
 import type { AnswerOutcome, OperatorDesk, QuestionEvent } from './operator-desk.js';
@@ -209,7 +210,10 @@ export class QuestionBroker implements OperatorDesk {
     await this.#settle(id, live.request, { action: 'cancel' }, { kind: 'gateway', reason: 'the question expired' }, 'expired');
   }
 
-  /** The one way a question settles: compare-and-set in the store first, then the waiting router is told. */
+  /**
+   * The one way a question settles: compare-and-set in the store first, then the waiting router is told. The store
+   * (and so every reader and event) keeps secret fields "[redacted]"; only the router gets the answer as given.
+   */
   async #settle(id: string, request: QuestionRequest, answer: QuestionAnswer, by: Answerer, to: QuestionState): Promise<boolean> {
     const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? `operator:${by.name}` : 'gateway';
     let updated: QuestionRecord | undefined;
@@ -217,7 +221,7 @@ export class QuestionBroker implements OperatorDesk {
       updated = await this.#store.transition(id, {
         from: OPEN_STATES,
         to,
-        answer,
+        answer: answerAtRest(request.method, request.params, answer),
         answeredBy: by,
         audit: { actor, action: to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
       });
@@ -231,7 +235,7 @@ export class QuestionBroker implements OperatorDesk {
     this.#live.delete(id);
     this.#emit({ type: 'updated', question: updated });
     try {
-      request.onSettled(updated);
+      request.onSettled({ ...updated, answer });
     } catch (error) {
       this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
     }

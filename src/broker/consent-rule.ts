@@ -5,6 +5,7 @@
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { secretPropertyKind } from '../protocol/secret-fields.js';
 
 const SECRET_NAME = /pass(word|phrase)?|secret|token|api[-_]?key|private[-_]?key|\bpin\b|^pin$|otp|one[-_]?time/i;
 const APPROVAL_NAME = /confirm|approv|consent|allow|authori[sz]e|accept|agree/i;
@@ -17,7 +18,8 @@ export function consentReason(method: string, params: JsonObject): string | unde
   const properties = schema && isObject(schema.properties) ? schema.properties : {};
   const entries = Object.entries(properties).filter((entry): entry is [string, JsonObject] => isObject(entry[1]));
   for (const [name, property] of entries) {
-    if (property.format === 'password' || property.writeOnly === true) return `field '${name}' is a secret (${property.format === 'password' ? 'format password' : 'writeOnly'})`;
+    const secret = secretPropertyKind(property);
+    if (secret !== undefined) return `field '${name}' is a secret (${secret})`;
     if (property.type === 'string' && SECRET_NAME.test(name)) return `field '${name}' looks like a secret`;
   }
   const [only] = entries;

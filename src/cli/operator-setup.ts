@@ -12,6 +12,7 @@ import { MIN_TOKEN_LENGTH } from '../config/schema.js';
 import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../gateway/logger.js';
 import type { ExtraRoutes } from '../http/mcp-handler.js';
+import { createBearerCheck } from '../http/operator/bearer-auth.js';
 import { createOperatorRoutes } from '../http/operator/operator-routes.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -35,6 +36,8 @@ export interface OperatorSetup {
   metrics: GatewayMetrics;
   /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
   routes: ExtraRoutes[];
+  /** Whether an `Authorization` header carries the operator token (false for all when the console is disabled). */
+  isOperator(authorization: string | null): boolean;
   /** The operator token and where it came from, when the console is enabled. */
   token?: { value: string; source: 'config' | 'environment' | 'generated' | 'token file'; file?: string };
   close(): Promise<void>;
@@ -122,8 +125,10 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = broker.subscribe((event) => metrics.questionChanged(event.question));
   const metricsRoute = token ? createMetricsRoute({ registry, token: token.value }) : undefined;
+  const isOperator = token ? createBearerCheck(token.value) : () => false;
   return {
     broker,
+    isOperator,
     runs,
     metrics,
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],

@@ -22,6 +22,15 @@ describe('stderr logger', () => {
     assert.equal(formatLogLine(at, 'error', 'x', { obj: { a: 1 }, err: new Error('boom') }), '2026-01-02T03:04:05.006Z ERROR x obj="{\\"a\\":1}" err=boom\n');
   });
 
+  it('redacts the credentials of every URL in the message and the fields (the last line of defence)', () => {
+    const line = formatLogLine(at, 'warn', 'upstream down: fetch http://u:pw@h/mcp?key=K1 failed', { url: 'https://h/p?token=T2', detail: { to: 'http://a:b@h' } });
+    for (const secret of ['pw', 'K1', 'T2', 'a:b']) assert.equal(line.includes(secret), false, line);
+    assert.equal(
+      line,
+      '2026-01-02T03:04:05.006Z WARN  upstream down: fetch http://***@h/mcp?key=*** failed url="https://h/p?token=***" detail="{\\"to\\":\\"http://***@h\\"}"\n',
+    );
+  });
+
   it('drops entries below the level', () => {
     const { lines, sink } = capture();
     const logger = createStderrLogger({ level: 'warn', sink, clock: () => at });

@@ -1,6 +1,7 @@
 /** @module The CLI's Logger: one line per entry on stderr, filtered by level (SWITCHBOARD_LOG=debug|info|warn|error). */
 
 import type { Logger, LogLevel } from '../gateway/logger.js';
+import { redactUrlsIn } from '../protocol/redact-url.js';
 
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
@@ -22,11 +23,13 @@ function formatField(key: string, value: unknown): string {
   else if (typeof value === 'string') text = value;
   else if (value === undefined) return '';
   else text = JSON.stringify(value) ?? String(value);
+  text = redactUrlsIn(text);
   return /^[\w./:@+-]+$/.test(text) ? `${key}=${text}` : `${key}=${JSON.stringify(text)}`;
 }
 
+/** One line; every URL in it has its credentials redacted (the last line of defence: callers redact what they know). */
 export function formatLogLine(time: Date, level: LogLevel, message: string, fields?: Record<string, unknown>): string {
-  const parts = [time.toISOString(), level.toUpperCase().padEnd(5), message.replace(/\r?\n/g, '\\n')];
+  const parts = [time.toISOString(), level.toUpperCase().padEnd(5), redactUrlsIn(message).replace(/\r?\n/g, '\\n')];
   for (const [key, value] of Object.entries(fields ?? {})) {
     const field = formatField(key, value);
     if (field !== '') parts.push(field);

@@ -6,6 +6,7 @@
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { contentAtRest } from '../protocol/secret-fields.js';
 import { validateElicitAnswer } from '../translation/elicitation-answer.js';
 import { checkAnswerLimits, checkRequestLimits } from '../translation/elicitation-limits.js';
 import { checkRequestedSchema } from '../translation/elicitation-schema.js';
@@ -132,10 +133,13 @@ export async function runElicitStep(step: ElicitStep, record: StepRecord, env: S
   }
 
   const answeredBy = record.answeredBy;
-  env.journal.update(record, { outcome, ...(outcome === 'accept' ? { answer: content } : {}) });
+  // Later steps see the answer as given; the run record (stored, served) keeps secret fields "[redacted]".
+  const atRest = contentAtRest({ requestedSchema }, content);
+  env.journal.update(record, { outcome, ...(outcome === 'accept' ? { answer: atRest } : {}) });
   const output: ElicitOutput = { action: outcome, content };
+  const recorded: ElicitOutput = { action: outcome, content: atRest };
   const action = actionFor(step, outcome);
   const told = describeOutcome(message, outcome, answeredBy, timeoutMs);
-  if (action === 'continue') return { kind: 'completed', output };
-  return { kind: 'stop', action, output, reason: told };
+  if (action === 'continue') return { kind: 'completed', output, recorded };
+  return { kind: 'stop', action, output, recorded, reason: told };
 }

@@ -24,6 +24,8 @@ export async function runForEachStep(step: ForEachStep, record: StepRecord, env:
 
   const list: unknown[] = items;
   const outputs: unknown[] = list.map(() => null);
+  /** What the run record keeps of each item's output (an elicit item's secrets redacted). */
+  const recorded: unknown[] = list.map(() => null);
   const { controller, dispose } = childController(env.signal);
   let ended: { index: number; outcome: StepOutcome } | undefined;
   let next = 0;
@@ -33,10 +35,11 @@ export async function runForEachStep(step: ForEachStep, record: StepRecord, env:
       const index = next++;
       const inner = env.journal.addStep(`${record.id}[${index}]`, step.step.kind);
       const outcome = await runInner(step.step, inner, { ...env, scope: { ...env.scope, item: list[index], index }, signal: controller.signal });
-      if (outcome.kind === 'completed') {
+      if (outcome.kind === 'completed' || outcome.kind === 'stop') {
         outputs[index] = outcome.output;
-      } else if (outcome.kind === 'stop' || outcome.kind === 'failed' || (outcome.kind === 'aborted' && !env.signal.aborted)) {
-        if (outcome.kind === 'stop') outputs[index] = outcome.output;
+        recorded[index] = 'recorded' in outcome ? outcome.recorded : outcome.output;
+      }
+      if (outcome.kind === 'stop' || outcome.kind === 'failed' || (outcome.kind === 'aborted' && !env.signal.aborted)) {
         if (ended === undefined) {
           ended = { index, outcome };
           controller.abort(new Error(`item ${index} of step "${record.id}" ended the loop`));
@@ -54,7 +57,7 @@ export async function runForEachStep(step: ForEachStep, record: StepRecord, env:
   if (env.signal.aborted) return { kind: 'aborted', reason: abortReason(env.signal) };
   const end = ended as { index: number; outcome: StepOutcome } | undefined;
   if (end?.outcome.kind === 'failed') return { kind: 'failed', reason: `item ${end.index}: ${end.outcome.reason}` };
-  if (end?.outcome.kind === 'stop') return { kind: 'stop', action: end.outcome.action, output: outputs, reason: `item ${end.index}: ${end.outcome.reason}` };
+  if (end?.outcome.kind === 'stop') return { kind: 'stop', action: end.outcome.action, output: outputs, recorded, reason: `item ${end.index}: ${end.outcome.reason}` };
   if (end) return { kind: 'failed', reason: `item ${end.index} was stopped` };
-  return { kind: 'completed', output: outputs };
+  return { kind: 'completed', output: outputs, recorded };
 }

@@ -44,9 +44,9 @@ export class RunJournal {
   settle(step: StepRecord, outcome: StepOutcome): void {
     switch (outcome.kind) {
       case 'completed':
-        return this.end(step, 'completed', { output: outcome.output });
+        return this.end(step, 'completed', { output: 'recorded' in outcome ? outcome.recorded : outcome.output });
       case 'stop':
-        return this.end(step, 'completed', { output: outcome.output, reason: outcome.reason });
+        return this.end(step, 'completed', { output: 'recorded' in outcome ? outcome.recorded : outcome.output, reason: outcome.reason });
       case 'skipped':
       case 'failed':
       case 'aborted':

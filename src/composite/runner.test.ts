@@ -334,3 +334,35 @@ test('templated arguments: raw values keep their type, and a bad template fails 
   const bad = await runComposite(composite([toolStep('a', { arguments: { x: '{{ oops }}' } })]), fakeContext());
   assert.match(textOfResult(bad.result), /step "a": its arguments could not be rendered: .*unknown name "oops"/);
 });
+
+test('an elicit step\'s password and writeOnly answers reach later steps as given; the run record keeps [redacted]', async () => {
+  const LOGIN: JsonObject = {
+    type: 'object',
+    properties: { user: { type: 'string' }, password: { type: 'string', format: 'password' }, key: { type: 'string', writeOnly: true } },
+    required: ['password'],
+  };
+  const asker = fakeAsker(() => Promise.resolve({ action: 'accept', content: { user: 'ada', password: 'pw-S3cret', key: 'key-S3cret' } }));
+  const tools = fakeTools({ use: () => Promise.resolve(textOf('used')) });
+  const definition = composite([
+    elicitStep('login', { requestedSchema: LOGIN }),
+    toolStep('use', { dependsOn: ['login'], arguments: { password: '{{ steps.login.content.password }}', key: '{{ steps.login.content.key }}' } }),
+  ]);
+  const { record } = await runComposite(definition, fakeContext({ asker, tools }));
+  assert.equal(record.state, 'completed');
+  assert.deepEqual(tools.calls[0]?.args, { password: 'pw-S3cret', key: 'key-S3cret' });
+  const login = stepOf(record, 'login');
+  assert.deepEqual(login.answer, { user: 'ada', password: '[redacted]', key: '[redacted]' });
+  assert.deepEqual(login.output, { action: 'accept', content: { user: 'ada', password: '[redacted]', key: '[redacted]' } });
+  assert.equal(/S3cret/.test(JSON.stringify(record)), false, JSON.stringify(record));
+});
+
+test('forEach over an elicit with a password field: the loop\'s record and each item\'s keep [redacted]', async () => {
+  const PIN: JsonObject = { type: 'object', properties: { pin: { type: 'string', format: 'password' } }, required: ['pin'] };
+  const asker = fakeAsker(() => Promise.resolve({ action: 'accept', content: { pin: 'pin-S3cret' } }));
+  const definition = composite([forEachStep('pins', elicitStep('ask', { message: 'PIN for {{ item }}?', requestedSchema: PIN }), { concurrency: 1 })]);
+  const { record, result } = await runComposite(definition, fakeContext({ asker, input: { items: ['a', 'b'] } }));
+  assert.equal(record.state, 'completed');
+  assert.match(textOfResult(result), /pin-S3cret/, 'the run itself (its result) has the answers as given');
+  assert.deepEqual(stepOf(record, 'pins').output, [0, 1].map(() => ({ action: 'accept', content: { pin: '[redacted]' } })));
+  assert.equal(/S3cret/.test(JSON.stringify(record.steps)), false, JSON.stringify(record.steps));
+});

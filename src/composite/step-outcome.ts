@@ -6,18 +6,19 @@ import type { RunJournal } from './run-journal.js';
 import type { TemplateScope } from './template.js';
 
 /**
- * - completed: the step ran; `output` is what later templates see as `steps.<id>`;
+ * - completed: the step ran; `output` is what later templates see as `steps.<id>`, `recorded` what the run record
+ *   keeps of it when that differs (an elicit step's secret fields "[redacted]");
  * - skipped: its condition was false;
  * - failed: it could not do its job; the run ends with an isError result naming the step;
  * - aborted: the run stopped under it (host cancel, total timeout, another step's failure or stop);
  * - stop: an elicit outcome chose `abort` or `skip-remaining`; `reason` says who answered what.
  */
 export type StepOutcome =
-  | { kind: 'completed'; output: unknown }
+  | { kind: 'completed'; output: unknown; recorded?: unknown }
   | { kind: 'skipped'; reason: string }
   | { kind: 'failed'; reason: string }
   | { kind: 'aborted'; reason: string }
-  | { kind: 'stop'; action: 'abort' | 'skip-remaining'; output: unknown; reason: string };
+  | { kind: 'stop'; action: 'abort' | 'skip-remaining'; output: unknown; recorded?: unknown; reason: string };
 
 /** What a step runs with. `signal` aborts when the run stops; `scope` is what its templates see. */
 export interface StepEnv {

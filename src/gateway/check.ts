@@ -1,6 +1,7 @@
 /** @module `switchboard check`: connect to each upstream once and report what it offers, or why it failed. */
 
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
+import { redactUrlsIn } from '../protocol/redact-url.js';
 import type { Transport, TransportPurpose } from '../transport/transport.js';
 import type { UpstreamReport } from './contracts.js';
 import type { Logger } from './logger.js';
@@ -17,7 +18,7 @@ export async function checkUpstreams(
         const { toolNames: _names, ...report } = await probeUpstream(spec, () => options.openTransport(spec, 'probe'), options.logger);
         return { ...base, state: 'up', ...report };
       } catch (error) {
-        return { ...base, state: 'down', error: error instanceof Error ? error.message : String(error) };
+        return { ...base, state: 'down', error: redactUrlsIn(error instanceof Error ? error.message : String(error)) };
       }
     }),
   );

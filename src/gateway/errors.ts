@@ -4,6 +4,7 @@
  */
 
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
+import { redactUrlsIn } from '../protocol/redact-url.js';
 
 export const GatewayErrorCode = {
   GW_ERR_UPSTREAM_UNAVAILABLE: 'GW_ERR_UPSTREAM_UNAVAILABLE',
@@ -71,8 +72,9 @@ export class GatewayError extends Error {
     this.code = code;
   }
 
+  /** What the peer sees; a URL in the message (an upstream's, from a fetch error) has its credentials redacted. */
   toProtocolError(): ProtocolError {
-    return new ProtocolError(RPC_CODE_FOR[this.code], this.message, { reason: this.code }, { cause: this });
+    return new ProtocolError(RPC_CODE_FOR[this.code], redactUrlsIn(this.message), { reason: this.code }, { cause: this });
   }
 }
 
@@ -80,6 +82,6 @@ export class GatewayError extends Error {
 export function toProtocolError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
   if (error instanceof GatewayError) return error.toProtocolError();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
   return new ProtocolError(RpcCode.InternalError, `Internal error: ${message}`, undefined, { cause: error });
 }

@@ -182,3 +182,29 @@ test('a host that closes abandons its open questions on record, and the upstream
   assert.equal(late.ok ? 'ok' : late.kind, 'settled');
   await gateway.close();
 });
+
+test('a password field: the upstream gets what the operator or the host typed, the broker keeps [redacted]', async () => {
+  const LOGIN = { type: 'object', properties: { user: { type: 'string' }, password: { type: 'string', format: 'password' } }, required: ['password'] };
+  const { broker, gateway } = setup({ login: elicits({ mode: 'form', message: 'Sign in', requestedSchema: LOGIN }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+
+  const byOperator = host.request('tools/call', { name: 'login', arguments: {} });
+  const first = await openQuestion(broker);
+  const answered = await broker.answer(first.id, { action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }, 'alice');
+  assert.ok(answered.ok);
+  assert.equal(textOf(await byOperator), JSON.stringify({ action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }));
+  assert.deepEqual(answered.question.answer, { action: 'accept', content: { user: 'ada', password: '[redacted]' } });
+
+  const other = await connectHost(gateway, { elicitation: { form: {} } });
+  const byHost = other.request('tools/call', { name: 'login', arguments: {} });
+  const asked = await other.question('elicitation/create');
+  const second = await openQuestion(broker);
+  other.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { user: 'bo', password: 'host-Secret-2' } } });
+  assert.equal(textOf(await byHost), JSON.stringify({ action: 'accept', content: { user: 'bo', password: 'host-Secret-2' } }));
+  await gateway.close();
+  for (const id of [first.id, second.id]) {
+    const kept = JSON.stringify(await broker.get(id));
+    assert.equal(/op-Secret-1|host-Secret-2/.test(kept), false, kept);
+    assert.match(kept, /"password":"\[redacted\]"/);
+  }
+});

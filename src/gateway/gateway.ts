@@ -290,7 +290,7 @@ class Gateway implements GatewayHandle {
     const status = this.#status.get(spec.name) as UpstreamStatus;
     const delay = status.failed(reason);
     this.#options.metrics?.upstreamState(spec.name, false);
-    this.#logger.log('warn', `upstream '${spec.name}' is down: ${reason}; retrying in ${delay} ms`);
+    this.#logger.log('warn', `upstream '${spec.name}' is down: ${status.report.error ?? ''}; retrying in ${delay} ms`);
     const timer = setTimeout(() => {
       this.#retryTimers.delete(timer);
       void this.#tryUpstream(spec);

@@ -22,3 +22,9 @@ test('backoff doubles up to the cap and resets on success', () => {
   assert.equal(status.backoffRemaining(0), 0);
   assert.equal(status.failed('again', 0), 100);
 });
+
+test('a failure reason is kept with the credentials of any URL in it redacted (it is served and logged)', () => {
+  const status = new UpstreamStatus(spec, { initialDelayMs: 100, maxDelayMs: 350 });
+  status.failed('Request cannot be constructed from a URL that includes credentials: http://u:pw@h:1/mcp?api_key=K', 0);
+  assert.equal(status.report.error, 'Request cannot be constructed from a URL that includes credentials: http://***@h:1/mcp?api_key=***');
+});

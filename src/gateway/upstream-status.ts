@@ -1,6 +1,7 @@
 /** @module Health of one upstream: last outcome, failure count, the backoff before the next try, and the era it speaks. */
 
 import type { UpstreamSpec } from '../config/types.js';
+import { redactUrlsIn } from '../protocol/redact-url.js';
 import type { Era } from '../protocol/revisions.js';
 import type { UpstreamReport } from './contracts.js';
 
@@ -42,7 +43,7 @@ export class UpstreamStatus {
     this.era = undefined;
   }
 
-  /** Records a failed attempt; returns the delay before the next one. */
+  /** Records a failed attempt (its reason with any URL redacted: it is served and logged); returns the delay before the next one. */
   failed(error: string, now = Date.now()): number {
     this.#failures += 1;
     const delay = Math.min(this.#maxDelayMs, this.#initialDelayMs * 2 ** (this.#failures - 1));
@@ -50,7 +51,7 @@ export class UpstreamStatus {
     this.report = {
       ...this.report,
       state: 'down',
-      error,
+      error: redactUrlsIn(error),
       nextRetryAt: new Date(this.#retryAt).toISOString(),
     };
     return delay;

@@ -229,17 +229,33 @@ describe('HTTP edge checks', () => {
       await expectError(postHealth, 405, -32600, /Method Not Allowed/);
     });
 
-    it('serves /healthz: 503 before the gateway is ready, 200 after, with the health report', async () => {
+    it('serves /healthz: 503 before the gateway is ready, 200 after, and to anyone only whether it is ready', async () => {
       const notReady = new FakeGateway({ ready: false });
       const h = createMcpHttpHandler(notReady, SETTINGS);
       const before = await h.handle(new Request(`${BASE}/healthz`));
       assert.equal(before.status, 503);
       assert.equal(before.headers.get('content-type'), 'application/json');
-      assert.deepEqual(await before.json(), notReady.health());
+      assert.deepEqual(await before.json(), { ready: false });
       notReady.setReady();
-      const after = await h.handle(new Request(`${BASE}/healthz`));
+      const after = await h.handle(new Request(`${BASE}/healthz`, { headers: { authorization: 'Bearer anything' } }));
+      assert.equal(after.status, 200);
+      assert.deepEqual(await after.json(), { ready: true });
+    });
+
+    it('shows /healthz\'s per-upstream detail only to a request with the operator token', async () => {
+      const gateway = new FakeGateway({ ready: false });
+      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (authorization) => authorization === 'Bearer op-token' });
+      const operator = { headers: { authorization: 'Bearer op-token' } };
+      const before = await h.handle(new Request(`${BASE}/healthz`, operator));
+      assert.equal(before.status, 503);
+      assert.deepEqual(await before.json(), gateway.health());
+      gateway.setReady();
+      const after = await h.handle(new Request(`${BASE}/healthz`, operator));
       assert.equal(after.status, 200);
       assert.deepEqual(await after.json(), { ready: true, upstreams: [{ name: 'desk', transport: 'stdio', state: 'up' }] });
+      for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
+        assert.deepEqual(await (await h.handle(new Request(`${BASE}/healthz`, { headers }))).json(), { ready: true });
+      }
     });
 
     it('answers 503 on /mcp once closed', async () => {

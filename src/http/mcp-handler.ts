@@ -31,7 +31,15 @@ export interface ExtraRoutes {
   handle(req: Request): Promise<Response | undefined> | Response | undefined;
 }
 
-export type McpHttpHandlerSettings = HttpSettings & { logger: Logger; extraRoutes?: ExtraRoutes[] };
+export type McpHttpHandlerSettings = HttpSettings & {
+  logger: Logger;
+  extraRoutes?: ExtraRoutes[];
+  /**
+   * Whether an `Authorization` header carries the operator token: only then does `/healthz` show each upstream
+   * (its errors, versions, instructions). Without it (or without this check) `/healthz` says only `ready`.
+   */
+  isOperator?: (authorization: string | null) => boolean;
+};
 
 export interface McpHttpHandler {
   handle(req: Request): Promise<Response>;
@@ -212,7 +220,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET' } });
     }
     const report = gateway.health();
-    return new Response(JSON.stringify(report), {
+    const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
+    return new Response(JSON.stringify(detailed ? report : { ready: report.ready }), {
       status: report.ready ? 200 : 503,
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });

@@ -56,7 +56,7 @@ describe('startHttpServer', () => {
   it('serves /healthz and plain error responses', async () => {
     const health = await fetch(`${server.url}/healthz`);
     assert.equal(health.status, 200);
-    assert.deepEqual(await health.json(), gateway.health());
+    assert.deepEqual(await health.json(), { ready: gateway.health().ready });
     const missing = await fetch(`${server.url}/elsewhere`);
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.get('content-type'), 'application/json');

@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import type { UpstreamSpec } from '../config/types.js';
+import { redactUrl } from '../protocol/redact-url.js';
 import type { AuthLogger } from './oauth/oauth-authorizer.js';
 import { upstreamAuthorizer } from './oauth/upstream-authorizer.js';
 import { perRequestSignalFetch } from './sdk/per-request-fetch.js';
@@ -34,7 +35,7 @@ export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions =
         `upstream '${spec.name}' (${spec.command})`,
       );
     case 'streamable-http': {
-      const label = `upstream '${spec.name}' (${spec.url})`;
+      const label = `upstream '${spec.name}' (${redactUrl(spec.url)})`;
       return new StreamableHttpClientTransport(new URL(spec.url), {
         headers: spec.headers,
         label,
@@ -45,7 +46,7 @@ export function openUpstreamTransport(spec: UpstreamSpec, options: OpenOptions =
     case 'sse':
       return new SdkTransportAdapter(
         new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: perRequestSignalFetch() }),
-        `upstream '${spec.name}' (${spec.url})`,
+        `upstream '${spec.name}' (${redactUrl(spec.url)})`,
       );
     default:
       return assertNever(spec);

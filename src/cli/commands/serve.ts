@@ -52,7 +52,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization) });
   let server;
   try {
     server = await startHttpServer(handler, address);

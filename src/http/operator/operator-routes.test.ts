@@ -40,8 +40,21 @@ async function errorOf(response: Response): Promise<{ code: string; message: str
 describe('operator routes: what they serve', () => {
   it('leave every other path to the rest of the edge', async () => {
     const { routes } = setup();
-    for (const path of ['/mcp', '/healthz', '/api', '/api/other', '/api/questionsx', '/consoles', '/']) {
+    for (const path of ['/mcp', '/healthz', '/apis', '/consoles', '/', '/metrics']) {
       assert.equal(await routes.handle(new Request(`${BASE}${path}`)), undefined, path);
+    }
+  });
+
+  it('take every path under /api/, known or not: 401 without the token, 404 with it for an unknown one', async () => {
+    const { get } = setup();
+    for (const path of ['/api', '/api/', '/api/other', '/api/questionsx', '/api/runs-archive/1']) {
+      const anonymous = await get(path, {});
+      assert.equal(anonymous.status, 401, path);
+      assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="switchboard"', path);
+      assert.equal((await errorOf(anonymous)).code, 'UNAUTHORIZED', path);
+      const operator = await get(path);
+      assert.equal(operator.status, 404, path);
+      assert.equal((await errorOf(operator)).code, 'NOT_FOUND', path);
     }
   });
 

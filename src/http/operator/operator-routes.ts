@@ -132,7 +132,7 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
 
   async function route(req: Request, url: URL): Promise<Response> {
     const { pathname } = url;
-    const isApi = pathname.startsWith('/api/');
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
     if (isApi && !authorized(req.headers.get('authorization'))) {
       logger.log('warn', 'operator API: request without a valid bearer token', { method: req.method, path: pathname });
       return operatorError('UNAUTHORIZED', 'Send Authorization: Bearer <operator token>', { headers: { 'www-authenticate': 'Bearer realm="switchboard"' } });

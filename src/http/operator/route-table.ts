@@ -164,14 +164,14 @@ export function matchPath(template: string, pathname: string): Record<string, st
   return params;
 }
 
-/** Whether a path belongs to the operator surfaces at all (everything else is left to the rest of the edge). */
+/**
+ * Whether a path belongs to the operator surfaces at all (everything else is left to the rest of the edge).
+ * All of `/api/` is theirs, known or not, so that without the token every such path is 401 alike.
+ */
 export function isOperatorPath(pathname: string): boolean {
   return (
-    pathname === '/api/questions' ||
-    pathname.startsWith('/api/questions/') ||
-    pathname === '/api/runs' ||
-    pathname.startsWith('/api/runs/') ||
-    pathname === '/api/openapi.json' ||
+    pathname === '/api' ||
+    pathname.startsWith('/api/') ||
     pathname === '/console' ||
     pathname.startsWith('/console/')
   );

@@ -1,7 +1,7 @@
 /** @module e2e/harness/gateway: writes a temporary YAML config and runs the real `switchboard serve` on an ephemeral port. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import { stringify } from 'yaml';
 
@@ -53,7 +53,10 @@ export interface RunningGateway {
   /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
   readonly url: string;
   readonly process: ChildHandle;
-  health(): Promise<{ status: number; body: Health }>;
+  /** `/healthz` with the operator token (the per-upstream detail); `{ token: false }`: as anyone sees it. */
+  health(options?: { token?: false }): Promise<{ status: number; body: Health }>;
+  /** The operator token: `console.token`, else the token file the gateway wrote on its first start. */
+  operatorToken(): Promise<string>;
   /** What the gateway logged so far (for failure messages). */
   logs(): string;
   stop(): Promise<void>;
@@ -83,11 +86,20 @@ export async function startGateway(config: GatewayConfig, options: { env?: Recor
     throw error;
   }
   const url = child.value;
+  const operatorToken = async (): Promise<string> => {
+    const configured = (config.console as { token?: unknown } | undefined)?.token;
+    if (typeof configured === 'string') return configured;
+    const store = config.store as { type?: string; path?: string } | undefined;
+    const base = store?.type === 'sqlite' && store.path !== undefined ? dirname(resolve(dirname(file.path), store.path)) : join(dirname(file.path), 'data');
+    return (await readFile(join(base, 'operator-token'), 'utf8')).trim();
+  };
   return {
     url,
     process: child,
-    async health() {
-      const response = await fetch(new URL('/healthz', url));
+    operatorToken,
+    async health(options = {}) {
+      const headers: Record<string, string> = options.token === false ? {} : { authorization: `Bearer ${await operatorToken()}` };
+      const response = await fetch(new URL('/healthz', url), { headers });
       return { status: response.status, body: (await response.json()) as Health };
     },
     logs: () => child.output(),
