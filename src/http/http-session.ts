@@ -23,6 +23,8 @@ export interface HttpSessionOptions {
   onInitialized(session: HttpSession): void;
   /** Called once when the session ends, whoever ended it. */
   onClosed(session: HttpSession): void;
+  /** Called on every use of the session (a request, a message sent). */
+  onUsed?(): void;
 }
 
 export class HttpSession {
@@ -40,6 +42,7 @@ export class HttpSession {
       timeoutMs: options.idleTimeoutMs,
       busy: () => this.busy,
       onIdle: () => void this.close('idle timeout', { closeHost: true }),
+      ...(options.onUsed ? { onUse: options.onUsed } : {}),
     });
     this.transport = new SessionTransport({
       maxEventsPerStream: options.maxEventsPerStream ?? 1000,
@@ -73,11 +76,6 @@ export class HttpSession {
   /** A call in flight or the GET stream open: the session is not idle (item 16 of issue 11). */
   get busy(): boolean {
     return !this.#closed && this.transport.busy;
-  }
-
-  /** When the session was last used (a request, a message sent). */
-  get lastUsed(): number {
-    return this.#idle.lastUsed;
   }
 
   /** Whether the host holds the standalone (GET) stream open, so that a message outside its calls can reach it. */

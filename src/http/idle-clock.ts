@@ -7,6 +7,8 @@ export interface IdleClockOptions {
   busy(): boolean;
   /** The session has been idle for the timeout. Called once. */
   onIdle(): void;
+  /** Called on every use (the session count keeps the least recently used first). */
+  onUse?(): void;
 }
 
 export class IdleClock {
@@ -19,14 +21,10 @@ export class IdleClock {
     this.#options = options;
   }
 
-  /** When the session was last used (Date.now() milliseconds). */
-  get lastUsed(): number {
-    return this.#lastUsed;
-  }
-
   /** The session was used (a request came, a message went out): the idle time starts again. */
   touch(): void {
     this.#lastUsed = Date.now();
+    this.#options.onUse?.();
     if (this.#timer === undefined) this.#arm(this.#options.timeoutMs);
   }
 
