@@ -3,6 +3,7 @@
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { HeaderSource } from '../protocol/header-source.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import type { SessionLimits } from './session-limits.js';
 
 /** How the gateway talks to one host session; implemented by each downstream edge. */
 export interface HostChannel {
@@ -119,4 +120,6 @@ export interface GatewayHandle {
   compositeProblems(): { missing: string[]; unchecked: string[] };
   health(): HealthReport;
   close(): Promise<void>;
+  /** The one count of host sessions and its caps, shared by the HTTP edge and the stand-ins (absent: the edge keeps its own). */
+  readonly sessionLimits?: SessionLimits;
 }

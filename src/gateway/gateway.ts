@@ -31,6 +31,7 @@ import type { Logger } from './logger.js';
 import type { ProbeResult } from './probe.js';
 import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
 import { QuestionPolicy } from './question-policy.js';
+import { SessionLimits } from './session-limits.js';
 import { connectUpstream } from './upstream-connect.js';
 import { UpstreamLink } from './upstream-link.js';
 import { fetchAll } from './catalog.js';
@@ -50,7 +51,7 @@ export interface GatewayOptions {
    */
   questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
-  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed'>;
+  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionEvicted' | 'sessionRefused'>;
   /**
    * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
    * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
@@ -59,7 +60,7 @@ export interface GatewayOptions {
   requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
   /** Where composite runs are recorded (serve: beside the questions); without it runs are not kept. */
   runs?: RunRecorder;
-  /** Most stand-in sessions for 2026-07-28 hosts at once (default 256; lower in tests). */
+  /** Most stand-in sessions for 2026-07-28 hosts at once (default: the config's `http.maxStandIns`). */
   maxStandIns?: number;
 }
 
@@ -75,6 +76,8 @@ const CACHE_KEYS: Record<string, string[]> = {
 
 class Gateway implements GatewayHandle {
   readonly ready: Promise<void>;
+  /** Host sessions of the HTTP edge and the stand-ins, counted together under the config's caps. */
+  readonly sessionLimits: SessionLimits;
   #config: NormalizedConfig;
   #options: GatewayOptions;
   #logger: Logger;
@@ -117,6 +120,11 @@ class Gateway implements GatewayHandle {
       if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
     }
     this.ready = Promise.all(config.upstreams.map((spec) => this.#tryUpstream(spec))).then(() => undefined);
+    const { maxSessions, maxSessionsPerPrincipal } = config.http;
+    this.sessionLimits = new SessionLimits(
+      { maxSessions, maxSessionsPerPrincipal, maxStandIns: options.maxStandIns ?? config.http.maxStandIns },
+      { evicted: (kind) => options.metrics?.sessionEvicted(kind), refused: (kind) => options.metrics?.sessionRefused(kind) },
+    );
     this.#modern = new ModernHosts({
       openSession: (channel, hooks) => this.#openHostSession(channel, hooks),
       keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
@@ -128,7 +136,7 @@ class Gateway implements GatewayHandle {
       roundDeadlineMs: (upstream, tool) => this.#questions.policy.for(upstream, tool).timeoutMs,
       idleTimeoutMs: config.http.sessionIdleTimeoutMs,
       logger: this.#logger,
-      ...(options.maxStandIns === undefined ? {} : { maxStandIns: options.maxStandIns }),
+      limits: this.sessionLimits,
     });
   }
 

@@ -8,13 +8,14 @@ import { RpcCode } from '../protocol/errors.js';
 import { errorResponse as jsonRpcError } from '../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { DEFAULT_HEADER_REVISION, LEGACY_REVISIONS } from '../protocol/revisions.js';
+import { IdleClock } from './idle-clock.js';
 import { SessionTransport } from './session-transport.js';
 import type { InboundMessage } from './session-transport.js';
 
 export interface HttpSessionOptions {
   gateway: GatewayHandle;
   logger: Logger;
-  /** Closes the session this long after its last request; 0 disables. */
+  /** Closes the session this long after its last use (a request, a message sent) while not busy; 0 disables. */
   idleTimeoutMs: number;
   /** Events kept per SSE stream for Last-Event-ID resumption. */
   maxEventsPerStream?: number;
@@ -22,6 +23,8 @@ export interface HttpSessionOptions {
   onInitialized(session: HttpSession): void;
   /** Called once when the session ends, whoever ended it. */
   onClosed(session: HttpSession): void;
+  /** Called on every use of the session (a request, a message sent). */
+  onUsed?(): void;
 }
 
 export class HttpSession {
@@ -30,11 +33,17 @@ export class HttpSession {
   readonly #options: HttpSessionOptions;
   #id: string | undefined;
   #closed = false;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #idle: IdleClock;
 
   /** Opens the gateway host session; throws what `gateway.openSession` throws. */
   constructor(options: HttpSessionOptions) {
     this.#options = options;
+    this.#idle = new IdleClock({
+      timeoutMs: options.idleTimeoutMs,
+      busy: () => this.busy,
+      onIdle: () => void this.close('idle timeout', { closeHost: true }),
+      ...(options.onUsed ? { onUse: options.onUsed } : {}),
+    });
     this.transport = new SessionTransport({
       maxEventsPerStream: options.maxEventsPerStream ?? 1000,
       knownRevisions: LEGACY_REVISIONS,
@@ -44,7 +53,10 @@ export class HttpSession {
     });
     // Sends are synchronous and go out in the order the gateway makes them: no queue is needed.
     const channel: HostChannel = {
-      send: (message, relatedRequestId) => this.transport.send(message, relatedRequestId),
+      send: (message, relatedRequestId) => {
+        this.#idle.touch();
+        this.transport.send(message, relatedRequestId);
+      },
       canReachOutsideCalls: () => this.hasStandaloneStream,
       onSessionClosed: () => void this.close('closed by the gateway', { closeHost: false }),
       transport: 'streamable-http',
@@ -59,6 +71,11 @@ export class HttpSession {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** A call in flight or the GET stream open: the session is not idle (item 16 of issue 11). */
+  get busy(): boolean {
+    return !this.#closed && this.transport.busy;
   }
 
   /** Whether the host holds the standalone (GET) stream open, so that a message outside its calls can reach it. */
@@ -98,17 +115,14 @@ export class HttpSession {
 
   /** Restarts the idle clock (called for every request on the session). */
   touch(): void {
-    if (this.#closed || this.#options.idleTimeoutMs <= 0) return;
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => void this.close('idle timeout', { closeHost: true }), this.#options.idleTimeoutMs);
-    this.#idleTimer.unref?.();
+    if (!this.#closed) this.#idle.touch();
   }
 
   /** Ends the transport (its streams end) and, unless the gateway ended it, the host session. Idempotent. */
   async close(reason: string, { closeHost }: { closeHost: boolean }): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idle.stop();
     this.#options.onClosed(this);
     this.#options.logger.log('info', 'host session closed', { session: this.#id, reason });
     this.transport.close();

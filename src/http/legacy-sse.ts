@@ -2,19 +2,23 @@
  * @module The legacy HTTP+SSE host transport (2024-11-05): `GET /sse` opens one event stream whose first
  * event names the POST endpoint (`/messages?sessionId=…`); every host message is a POST there (202), and
  * everything the gateway sends, responses included, goes out as `message` events on that one stream.
+ * Sessions are counted under the host-session caps and closed after the idle timeout without traffic.
  */
 
 import { randomUUID } from 'node:crypto';
 
 import type { GatewayHandle, HostSession } from '../gateway/contracts.js';
 import type { Logger } from '../gateway/logger.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { SessionLimits, SessionSlot } from '../gateway/session-limits.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
 import { refusedAnswer } from './answer-check.js';
 import { readBodyCapped } from './read-body.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
+import { IdleClock } from './idle-clock.js';
+import { requestPrincipal } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
-import { errorResponse } from './status.js';
+import { errorResponse, sessionLimitResponse } from './status.js';
 
 export const LEGACY_SSE_PATH = '/sse';
 export const LEGACY_MESSAGES_PATH = '/messages';
@@ -22,6 +26,23 @@ export const LEGACY_MESSAGES_PATH = '/messages';
 interface LegacySession {
   connection: SseConnection;
   host: HostSession;
+  slot: SessionSlot;
+  /**
+   * Idle once nothing went either way for the idle timeout and no host request awaits its response. The stream
+   * being open does not count: it is the session itself, and a host that vanished without closing it holds it open.
+   */
+  idle: IdleClock;
+  /** Ids of host requests still waiting for their response. */
+  inFlight: Set<JsonRpcId>;
+}
+
+export interface LegacySseSettings {
+  maxBodyBytes: number;
+  logger: Logger;
+  /** `http.sessionIdleTimeout` in milliseconds; 0 = never. */
+  idleTimeoutMs: number;
+  /** The host-session count and caps every `/sse` session is admitted by. */
+  limits: SessionLimits;
 }
 
 export interface LegacySseEndpoint {
@@ -32,13 +53,15 @@ export interface LegacySseEndpoint {
   close(): Promise<void>;
 }
 
-export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxBodyBytes: number; logger: Logger }): LegacySseEndpoint {
+export function createLegacySseEndpoint(gateway: GatewayHandle, settings: LegacySseSettings): LegacySseEndpoint {
   const sessions = new Map<string, LegacySession>();
 
   function end(id: string, why: string, closeHost: boolean): void {
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
+    session.slot.release();
+    session.idle.stop();
     session.connection.end();
     settings.logger.log('info', 'legacy SSE host session closed', { session: id, reason: why });
     if (closeHost) void session.host.close();
@@ -50,14 +73,34 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxB
         return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
       }
       const id = randomUUID();
-      const connection = new SseConnection(() => end(id, 'the host closed the stream', true));
-      const write = (message: JsonRpcMessage) => connection.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-      const host = gateway.openSession({
-        send: (message) => write(message),
-        onSessionClosed: () => end(id, 'closed by the gateway', false),
-        transport: 'sse',
+      const inFlight = new Set<JsonRpcId>();
+      const slot = settings.limits.admit({
+        kind: 'sse',
+        principal: requestPrincipal(req, undefined),
+        isIdle: () => sessions.has(id) && inFlight.size === 0,
+        evict: () => end(id, 'closed to make room for a new session', true),
       });
-      sessions.set(id, { connection, host });
+      if (!slot) return sessionLimitResponse();
+      const idle = new IdleClock({ timeoutMs: settings.idleTimeoutMs, busy: () => inFlight.size > 0, onIdle: () => end(id, 'idle timeout', true), onUse: () => slot.touch() });
+      const connection = new SseConnection(() => end(id, 'the host closed the stream', true));
+      const write = (message: JsonRpcMessage) => {
+        idle.touch();
+        if (!('method' in message) && message.id !== null) inFlight.delete(message.id);
+        connection.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      };
+      let host: HostSession;
+      try {
+        host = gateway.openSession({
+          send: (message) => write(message),
+          onSessionClosed: () => end(id, 'closed by the gateway', false),
+          transport: 'sse',
+        });
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+      sessions.set(id, { connection, host, slot, idle, inFlight });
+      idle.touch();
       connection.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${id}\n\n`);
       settings.logger.log('info', 'legacy SSE host session opened', { session: id, hostSession: host.id });
       return new Response(connection.body, {
@@ -88,6 +131,8 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxB
         const refused = refusedAnswer(session.host, classified.message);
         if (refused) return refused;
       }
+      session.idle.touch();
+      if (classified.kind === 'request') session.inFlight.add(classified.message.id);
       session.host.receive(classified.message);
       return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
     },

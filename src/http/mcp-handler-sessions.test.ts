@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 
+import { eventually } from '../testing/deadlines.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import { FakeGateway } from './testing/fake-gateway.js';
 import { BASE, initializeBody, mcpPost, messagesOf, openTestSession, readSse } from './testing/sse.js';
@@ -106,6 +107,35 @@ describe('HTTP host sessions', () => {
     assert.equal(gateway.last.closed, false);
     await sleep(300);
     assert.equal(gateway.last.closed, true);
+  });
+
+  it('item 16: a call in flight longer than the idle timeout keeps its session, and its result reaches the host', async () => {
+    const { gateway, handle } = setup(80);
+    const { headers } = await openTestSession(handle);
+    const call = await handle(mcpPost({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'hold' } }, headers));
+    const stream = readSse(call);
+    assert.equal((await stream.nextMessage())?.method, 'notifications/progress');
+    await sleep(400);
+    assert.equal(gateway.last.closed, false, 'a session with a call in flight is not idle');
+    gateway.last.release(3);
+    const rest = messagesOf(await stream.rest());
+    assert.deepEqual(rest.map((m) => m.method ?? m.id), ['notifications/progress', 3]);
+    assert.equal(await pingStatus(handle, headers, 4), 200);
+    await eventually(() => gateway.last.closed, 'the session, idle again, to close');
+  });
+
+  it('item 16: an open GET stream keeps its session; once the host drops it the session can go idle', async () => {
+    const { gateway, handle } = setup(80);
+    const { headers } = await openTestSession(handle);
+    const stream = await handle(getStream(headers));
+    assert.equal(stream.status, 200);
+    await sleep(400);
+    assert.equal(gateway.last.closed, false, 'a session with an open GET stream is not idle');
+    gateway.last.push({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    const reader = readSse(stream);
+    assert.equal((await reader.nextMessage())?.method, 'notifications/tools/list_changed');
+    await reader.cancel();
+    await eventually(() => gateway.last.closed, 'the session without its stream to close');
   });
 
   it('never closes idle sessions when sessionIdleTimeoutMs is 0', async () => {

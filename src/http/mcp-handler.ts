@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { HttpSettings } from '../config/types.js';
 import type { GatewayHandle } from '../gateway/contracts.js';
 import type { Logger } from '../gateway/logger.js';
+import { SessionLimits } from '../gateway/session-limits.js';
 import { classifyMessage, isObject } from '../protocol/jsonrpc.js';
 import { hasRequestEnvelope } from '../protocol/request-envelope.js';
 import { classifyRequestEra } from '../protocol/request-era.js';
@@ -18,7 +19,8 @@ import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { readBodyCapped } from './read-body.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
-import { errorResponse } from './status.js';
+import { requestPrincipal } from './modern-principal.js';
+import { errorResponse, sessionLimitResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -52,22 +54,40 @@ type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
 export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
   const { logger } = settings;
   const sessions = new Map<string, HttpSession>();
-  const legacy = createLegacySseEndpoint(gateway, { maxBodyBytes: settings.maxBodyBytes, logger });
+  const limits = gateway.sessionLimits ?? new SessionLimits(settings);
+  const legacy = createLegacySseEndpoint(gateway, { maxBodyBytes: settings.maxBodyBytes, logger, idleTimeoutMs: settings.sessionIdleTimeoutMs, limits });
   let closing = false;
 
-  function openSession(): HttpSession {
-    return new HttpSession({
-      gateway,
-      logger,
-      idleTimeoutMs: settings.sessionIdleTimeoutMs,
-      onInitialized: (session) => {
-        if (session.id !== undefined) sessions.set(session.id, session);
-        logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
-      },
-      onClosed: (session) => {
-        if (session.id !== undefined && sessions.get(session.id) === session) sessions.delete(session.id);
-      },
+  /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
+  function openSession(principal: string): HttpSession | undefined {
+    const holder: { session?: HttpSession } = {};
+    const slot = limits.admit({
+      kind: 'streamable-http',
+      principal,
+      isIdle: () => holder.session !== undefined && !holder.session.busy,
+      evict: () => void holder.session?.close('closed to make room for a new session', { closeHost: true }),
     });
+    if (!slot) return undefined;
+    try {
+      holder.session = new HttpSession({
+        gateway,
+        logger,
+        idleTimeoutMs: settings.sessionIdleTimeoutMs,
+        onUsed: () => slot.touch(),
+        onInitialized: (session) => {
+          if (session.id !== undefined) sessions.set(session.id, session);
+          logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
+        },
+        onClosed: (session) => {
+          slot.release();
+          if (session.id !== undefined && sessions.get(session.id) === session) sessions.delete(session.id);
+        },
+      });
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    return holder.session;
   }
 
   function guardHostAndOrigin(req: Request): Response | undefined {
@@ -144,7 +164,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         const message = 'Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}';
         return errorResponse('INVALID_INITIALIZE_PARAMS', message, { id });
       }
-      return initialize(classified.message);
+      return initialize(req, classified.message);
     }
     const found = sessionFor(req, id);
     if (!found.ok) return found.response;
@@ -179,14 +199,16 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return found.value.postBatch(inbounds, req.headers.get('mcp-protocol-version'));
   }
 
-  function initialize(request: JsonRpcRequest): Response {
-    let session: HttpSession;
+  function initialize(req: Request, request: JsonRpcRequest): Response {
+    let session: HttpSession | undefined;
     try {
-      session = openSession();
+      const clientName = (request.params?.clientInfo as { name?: unknown } | undefined)?.name;
+      session = openSession(requestPrincipal(req, typeof clientName === 'string' ? clientName : undefined));
     } catch (error) {
       logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
       return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id: request.id });
     }
+    if (!session) return sessionLimitResponse(request.id);
     const response = session.initialize(request);
     session.touch();
     return response;

@@ -7,17 +7,30 @@ import type { GatewayHandle, ModernExchange, ModernSink } from '../gateway/contr
 import type { Logger } from '../gateway/logger.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../protocol/jsonrpc.js';
-import { classifyMessage, errorResponse } from '../protocol/jsonrpc.js';
+import { classifyMessage, errorResponse, isObject } from '../protocol/jsonrpc.js';
 import { checkModernRequest } from '../protocol/modern-request-check.js';
 import { modernHttpStatus } from '../protocol/modern-errors.js';
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { SESSION_RETRY_AFTER_SECONDS } from '../gateway/session-limits.js';
 import { principalOf } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
 
-/** A JSON-RPC response as a modern server sends it: the status follows the error code (400 for -32020…-32022 and bad params, 404 for an unknown method). */
+/**
+ * A JSON-RPC response as a modern server sends it: the status follows the error code (400 for -32020…-32022 and bad
+ * params, 404 for an unknown method); a refusal at the host-session caps is 503 with Retry-After, its body unchanged.
+ */
 export function modernJsonResponse(message: JsonRpcResponse): Response {
-  const status = 'error' in message ? modernHttpStatus(message.error.code) : 200;
-  return new Response(JSON.stringify(message), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  let status = 'error' in message ? modernHttpStatus(message.error.code) : 200;
+  if ('error' in message && isSessionLimit(message.error)) {
+    status = 503;
+    headers['retry-after'] = String(SESSION_RETRY_AFTER_SECONDS);
+  }
+  return new Response(JSON.stringify(message), { status, headers });
+}
+
+function isSessionLimit(error: JsonRpcErrorObject): boolean {
+  return isObject(error.data) && error.data.reason === 'GW_ERR_HOST_LIMIT';
 }
 
 export function modernErrorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Response {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 
 import { createAdaptorServer } from '@hono/node-server';
 
+import type { HttpSettings } from '../config/types.js';
 import { noteRemoteAddress } from './modern-principal.js';
 
 export interface FetchHandler {
@@ -44,16 +45,39 @@ export function streamAtOnce(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** Listens on `host:port` (port 0 picks a free one) and resolves once bound. */
-export async function startHttpServer(handler: FetchHandler, { host, port }: { host: string; port: number }): Promise<RunningHttpServer> {
+/** What the node server enforces on every connection (`http.headersTimeout`, `http.requestTimeout`, `http.maxConnections`). */
+export type ConnectionLimits = Pick<HttpSettings, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections'>;
+
+/**
+ * Node's options for the limits. Node checks the two timeouts on a timer (30 s by default, longer than the
+ * default header timeout itself): it runs four times per shortest timeout here. Node refuses a header timeout
+ * longer than the request timeout, and the whole request includes the headers: the shorter one governs both.
+ * Both count only while a request is being received: a response streamed afterwards (SSE) is not affected.
+ */
+export function nodeServerOptions(limits: ConnectionLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    headersTimeout,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(headersTimeout / 4))),
+  };
+}
+
+/**
+ * Listens on `host:port` (port 0 picks a free one) and resolves once bound. With `limits`, slow clients are cut off
+ * and connections beyond the cap are dropped as they arrive; without, Node's defaults apply (tests only).
+ */
+export async function startHttpServer(handler: FetchHandler, { host, port }: { host: string; port: number }, limits?: ConnectionLimits): Promise<RunningHttpServer> {
   // overrideGlobalObjects: false keeps the global Request/Response untouched for the rest of the process.
   const server = createAdaptorServer({
+    ...(limits ? { serverOptions: nodeServerOptions(limits) } : {}),
     fetch: async (req: Request, env?: { incoming?: { socket?: { remoteAddress?: string } } }) => {
       noteRemoteAddress(req, env?.incoming?.socket?.remoteAddress);
       return streamAtOnce(await handler.handle(req));
     },
     overrideGlobalObjects: false,
   }) as Server;
+  if (limits) server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);

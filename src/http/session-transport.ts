@@ -73,6 +73,11 @@ export class SessionTransport {
     return this.#standalone !== undefined;
   }
 
+  /** Whether a request of the host is still waiting for its response, or the standalone stream is open: then the session is not idle. */
+  get busy(): boolean {
+    return this.#requests.size > 0 || this.#standalone !== undefined;
+  }
+
   /**
    * A POSTed request gets `200 text/event-stream` at once and its stream stays open until its
    * response is sent; a notification or a response gets `202`. `protocolVersion` is the revision

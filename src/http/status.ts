@@ -1,5 +1,6 @@
 /** @module The one table that maps HTTP-edge error codes to an HTTP status and a JSON-RPC code, and the error bodies built from it. */
 
+import { SESSION_RETRY_AFTER_SECONDS } from '../gateway/session-limits.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../protocol/jsonrpc.js';
 
@@ -91,4 +92,10 @@ export function errorResponse(
     status: httpStatusFor(code),
     headers: { 'content-type': 'application/json', ...options.headers },
   });
+}
+
+/** 503 with `Retry-After`: a host-session cap (`http.maxSessions`, `maxSessionsPerPrincipal`) is reached and no session is idle. */
+export function sessionLimitResponse(id: JsonRpcId | null = null): Response {
+  const message = 'Service Unavailable: the gateway holds as many host sessions as its limits allow and none is idle; retry later';
+  return errorResponse('UNAVAILABLE', message, { id, headers: { 'retry-after': String(SESSION_RETRY_AFTER_SECONDS) } });
 }

@@ -126,6 +126,16 @@ test('host sessions by transport, and upstreams up or down', () => {
   assert.equal(value('switchboard_upstreams_up{upstream="remote"}'), 0);
 });
 
+test('host sessions closed to make room and refused at the session caps, by kind', () => {
+  const { metrics, value } = setup();
+  metrics.sessionEvicted('sse');
+  metrics.sessionEvicted('sse');
+  metrics.sessionRefused('stand-in');
+  assert.equal(value('switchboard_host_sessions_evicted_total{kind="sse"}'), 2);
+  assert.equal(value('switchboard_host_sessions_refused_total{kind="stand-in"}'), 1);
+  assert.equal(value('switchboard_host_sessions_refused_total{kind="sse"}'), undefined);
+});
+
 test('a hostile upstream name is escaped and cannot grow the series without bound', () => {
   const { registry, metrics, value } = setup();
   metrics.upstreamRequest('ev"il\\\nname', 'tools/call', 0.01, 'ok');

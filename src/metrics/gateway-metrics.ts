@@ -26,6 +26,10 @@ export interface GatewayMetrics {
   /** A host session opened or closed on a host transport (`streamable-http`, `sse`, `stdio`). */
   sessionOpened(transport: string): void;
   sessionClosed(transport: string): void;
+  /** A host session of `kind` (`streamable-http`, `sse`, `stand-in`) was closed to make room under the session caps. */
+  sessionEvicted(kind: string): void;
+  /** A new host session of `kind` was refused: a session cap was reached and no session was idle. */
+  sessionRefused(kind: string): void;
   /** An upstream was found up or down. */
   upstreamState(name: string, up: boolean): void;
 }
@@ -63,6 +67,16 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     name: 'switchboard_host_sessions_active',
     help: 'Host sessions open now, by host transport.',
     labelNames: ['transport'],
+  });
+  const sessionsEvicted = registry.counter({
+    name: 'switchboard_host_sessions_evicted_total',
+    help: 'Idle host sessions closed to make room for a new one under http.maxSessions, maxSessionsPerPrincipal or maxStandIns, by kind.',
+    labelNames: ['kind'],
+  });
+  const sessionsRefused = registry.counter({
+    name: 'switchboard_host_sessions_refused_total',
+    help: 'New host sessions refused (HTTP 503) because a session cap was reached and no session was idle, by kind.',
+    labelNames: ['kind'],
   });
   const upstreamsUp = registry.gauge({
     name: 'switchboard_upstreams_up',
@@ -108,6 +122,12 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     },
     sessionClosed(transport) {
       sessionsActive.dec({ transport });
+    },
+    sessionEvicted(kind) {
+      sessionsEvicted.inc({ kind });
+    },
+    sessionRefused(kind) {
+      sessionsRefused.inc({ kind });
     },
     upstreamState(name, up) {
       upstreamsUp.set({ upstream: name }, up ? 1 : 0);

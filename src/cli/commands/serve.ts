@@ -55,7 +55,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization) });
   let server;
   try {
-    server = await startHttpServer(handler, address);
+    server = await startHttpServer(handler, address, config.http);
   } catch (error) {
     await gateway.close();
     await operator.close();

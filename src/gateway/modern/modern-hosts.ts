@@ -32,6 +32,7 @@ import { internalRequestId, StandIn, standInKey } from './stand-in.js';
 import { WrappedRounds } from './wrapped-rounds.js';
 import type { QuestionBroker } from '../../broker/broker.js';
 import type { QuestionPolicy } from '../question-policy.js';
+import type { SessionLimits, SessionSlot } from '../session-limits.js';
 
 export interface ModernHostsOptions {
   /** Opens the host session behind a stand-in (the gateway registers it like any host session). */
@@ -50,20 +51,18 @@ export interface ModernHostsOptions {
   logger: Logger;
   /** How long the gateway waits after a question for more of the same round (default 25 ms). */
   settleMs?: number;
-  /** Most stand-in sessions open at once (default {@link DEFAULT_MAX_STAND_INS}). */
-  maxStandIns?: number;
+  /** The count every stand-in is admitted by (caps on stand-ins, on each principal and on all host sessions). */
+  limits: SessionLimits;
   now?: () => number;
 }
 
 /**
+ * The refusal when a session cap is reached and no session is idle: the gateway's own limit, retryable (-32603).
  * Each distinct principal and envelope gets a stand-in, and with it upstream sessions (processes, for stdio
- * upstreams): the cap keeps a host that varies its envelope from opening them without end.
+ * upstreams): the caps keep a host that varies its envelope from opening them without end.
  */
-export const DEFAULT_MAX_STAND_INS = 256;
-
-/** The refusal when every stand-in is busy: the gateway's own limit, retryable (-32603). */
-function tooManyStandIns(max: number): JsonRpcErrorObject {
-  return new GatewayError('GW_ERR_HOST_LIMIT', `The gateway serves at most ${max} distinct 2026-07-28 host contexts at once and all are busy; retry later`).toProtocolError().toJson();
+function tooManyStandIns(): JsonRpcErrorObject {
+  return new GatewayError('GW_ERR_HOST_LIMIT', 'The gateway holds as many host sessions as its limits allow and none is idle; retry later').toProtocolError().toJson();
 }
 
 /** Methods of the sessionful revisions that 2026-07-28 removed. */
@@ -88,12 +87,12 @@ export class ModernHosts {
   #handleOf = new WeakMap<ModernCall, string>();
   #listeners = new Set<Listener>();
   #sweeper: NodeJS.Timeout | undefined;
-  #maxStandIns: number;
+  /** The slot each open stand-in holds in the session count. */
+  #slots = new WeakMap<StandIn, SessionSlot>();
   #closed = false;
 
   constructor(options: ModernHostsOptions) {
     this.#options = options;
-    this.#maxStandIns = options.maxStandIns ?? DEFAULT_MAX_STAND_INS;
     this.#wrapped = new WrappedRounds({ questions: options.questions, keys: options.keys, logger: options.logger, now: () => this.#now() });
     if (options.idleTimeoutMs > 0) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(1000, Math.floor(options.idleTimeoutMs / 2)));
@@ -119,7 +118,7 @@ export class ModernHosts {
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
     const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined, ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}) };
     const standIn = this.#standIn(context);
-    if (!standIn) return fail(tooManyStandIns(this.#maxStandIns));
+    if (!standIn) return fail(tooManyStandIns());
     const state = retry.retry.requestState;
     const started = this.#checkParamHeaders(standIn, request.method, params, context, exchange).then((ok) => {
       if (!ok) return undefined;
@@ -164,7 +163,7 @@ export class ModernHosts {
     const deadlineMs = target === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(target.upstream, target.tool));
     const call = new ModernCall({ internalId, method, upstream: target?.upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
     standIn.calls.set(internalId, call);
-    standIn.lastUsed = Date.now();
+    this.#used(standIn);
     // The stand-in always asks for progress under the call's own id: whichever request of the host (the first, or
     // a retry) is attached gets it under its own token, or not at all.
     const meta = isObject(params._meta) ? params._meta : {};
@@ -209,7 +208,7 @@ export class ModernHosts {
     const live = this.#parked.get(opened.payload.id);
     if (!live || live !== parked || !live.call.parked) return this.#refuse(exchange, requestStateError('gone'));
     this.#parked.delete(opened.payload.id);
-    live.standIn.lastUsed = Date.now();
+    this.#used(live.standIn);
     live.call.resume(exchange, answers, (key, result) => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result }));
     return live.call;
   }
@@ -251,7 +250,7 @@ export class ModernHosts {
         standIn.calls.delete(call.internalId);
         const handle = this.#handleOf.get(call);
         if (handle !== undefined) this.#parked.delete(handle);
-        standIn.lastUsed = Date.now();
+        this.#used(standIn);
       },
       finish: (method, result) => this.#finish(method, result),
     };
@@ -291,7 +290,7 @@ export class ModernHosts {
     const filter = acknowledgedFilter(parsed.filter, listenOfferOf(this.#options.serverCapabilities()));
     const standIn = this.#standIn(context);
     if (!standIn) {
-      sink.respond(errorResponse(id, tooManyStandIns(this.#maxStandIns)));
+      sink.respond(errorResponse(id, tooManyStandIns()));
       return NOTHING;
     }
     const listener: Listener = { id, filter, sink, standIn };
@@ -309,7 +308,7 @@ export class ModernHosts {
       cancel: () => {
         if (!this.#listeners.delete(listener)) return;
         standIn.listeners -= 1;
-        standIn.lastUsed = Date.now();
+        this.#used(standIn);
       },
     };
   }
@@ -324,20 +323,42 @@ export class ModernHosts {
   // ---- stand-ins ----------------------------------------------------------------------------------
 
   /**
-   * The stand-in of a request's principal and envelope, opened when needed. At the cap, the idle stand-in used
+   * The stand-in of a request's principal and envelope, opened when needed. At a session cap, the idle session used
    * least recently is closed to make room; when none is idle, undefined (the request is refused, nothing opened).
    */
   #standIn(context: ModernRequestContext): StandIn | undefined {
     const key = standInKey(context);
     const known = this.#standIns.get(key);
     if (known && !known.session.closed) return known;
-    if (this.#standIns.size >= this.#maxStandIns && !this.#evictIdle()) {
-      this.#options.logger.log('warn', `refusing a 2026-07-28 request: ${this.#maxStandIns} stand-in sessions are busy`);
+    const holder: { standIn?: StandIn } = {};
+    const slot = this.#options.limits.admit({
+      kind: 'stand-in',
+      principal: context.principal,
+      isIdle: () => holder.standIn?.idle ?? false,
+      evict: () => {
+        if (holder.standIn) this.#closeStandIn(holder.standIn);
+      },
+    });
+    if (!slot) {
+      this.#options.logger.log('warn', 'refusing a 2026-07-28 request: the host session caps are reached and no session is idle');
       return undefined;
     }
-    const holder: { standIn?: StandIn } = {};
     const hooks = this.#hooksFor(context.principal, () => holder.standIn);
-    const standIn = new StandIn({
+    let standIn: StandIn;
+    try {
+      standIn = this.#openStandIn(key, context, hooks, slot);
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    holder.standIn = standIn;
+    this.#slots.set(standIn, slot);
+    this.#standIns.set(key, standIn);
+    return standIn;
+  }
+
+  #openStandIn(key: string, context: ModernRequestContext, hooks: ModernHostHooks, slot: SessionSlot): StandIn {
+    return new StandIn({
       key,
       principal: context.principal,
       envelope: context.envelope,
@@ -345,6 +366,7 @@ export class ModernHosts {
       open: (channel) => this.#options.openSession(channel, hooks),
       onBroadcast: (from, message) => this.#broadcast(from, message),
       onClosed: (closed) => {
+        slot.release();
         if (this.#standIns.get(closed.key) === closed) this.#standIns.delete(closed.key);
         for (const listener of this.#listeners) {
           if (listener.standIn !== closed) continue;
@@ -353,30 +375,25 @@ export class ModernHosts {
         }
       },
     });
-    holder.standIn = standIn;
-    this.#standIns.set(key, standIn);
-    return standIn;
   }
 
-  /** Closes the idle stand-in used least recently; false when every stand-in has a call or a listen stream. */
-  #evictIdle(): boolean {
-    let oldest: StandIn | undefined;
-    for (const standIn of this.#standIns.values()) {
-      if (standIn.idle && (oldest === undefined || standIn.lastUsed < oldest.lastUsed)) oldest = standIn;
-    }
-    if (!oldest) return false;
-    this.#standIns.delete(oldest.key);
-    void oldest.session.close();
-    return true;
+  /** A stand-in was used: its idle time starts again, and it becomes the most recently used session. */
+  #used(standIn: StandIn): void {
+    standIn.lastUsed = Date.now();
+    this.#slots.get(standIn)?.touch();
+  }
+
+  /** Closes a stand-in (idle for too long, or to make room): it leaves the map and the count at once. */
+  #closeStandIn(standIn: StandIn): void {
+    if (this.#standIns.get(standIn.key) === standIn) this.#standIns.delete(standIn.key);
+    this.#slots.get(standIn)?.release();
+    void standIn.session.close();
   }
 
   #sweep(): void {
     const now = Date.now();
     for (const standIn of this.#standIns.values()) {
-      if (standIn.idle && now - standIn.lastUsed >= this.#options.idleTimeoutMs) {
-        this.#standIns.delete(standIn.key);
-        void standIn.session.close();
-      }
+      if (standIn.idle && now - standIn.lastUsed >= this.#options.idleTimeoutMs) this.#closeStandIn(standIn);
     }
   }
 
