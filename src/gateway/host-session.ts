@@ -7,6 +7,7 @@
 import type { QuestionBroker } from '../broker/broker.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { boundedClientInfo } from '../protocol/client-info.js';
 import { RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
@@ -400,7 +401,8 @@ export class GatewayHostSession implements HostSession {
     this.#init = {
       protocolVersion,
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
-      clientInfo: isObject(params.clientInfo) ? params.clientInfo : { name: 'unknown-host', version: '0' },
+      // Only the schema's fields, bounded: the host's object as sent never reaches an upstream.
+      clientInfo: boundedClientInfo(params.clientInfo),
     };
     this.#links = this.#env.links(this);
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
