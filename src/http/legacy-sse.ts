@@ -11,7 +11,8 @@ import type { Logger } from '../gateway/logger.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
 import { refusedAnswer } from './answer-check.js';
-import { readBodyCapped } from './read-body.js';
+import type { JsonBodyLimits } from './read-json.js';
+import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { SseConnection } from './sse-connection.js';
 import { errorResponse } from './status.js';
@@ -32,7 +33,7 @@ export interface LegacySseEndpoint {
   close(): Promise<void>;
 }
 
-export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxBodyBytes: number; logger: Logger }): LegacySseEndpoint {
+export function createLegacySseEndpoint(gateway: GatewayHandle, settings: JsonBodyLimits & { logger: Logger }): LegacySseEndpoint {
   const sessions = new Map<string, LegacySession>();
 
   function end(id: string, why: string, closeHost: boolean): void {
@@ -74,14 +75,9 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: { maxB
       if (!isJsonContentType(req.headers.get('content-type'))) {
         return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
       }
-      const body = await readBodyCapped(req, settings.maxBodyBytes);
-      if (body.kind === 'too-large') return errorResponse('BODY_TOO_LARGE', `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`);
-      let value: unknown;
-      try {
-        value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
-      } catch {
-        return errorResponse('PARSE_ERROR', 'Parse error: the body is not valid JSON');
-      }
+      const body = await readJsonBody(req, settings);
+      if (body.kind !== 'ok') return jsonBodyErrorResponse(body, settings);
+      const { value } = body;
       const classified = classifyMessage(value);
       if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
       if (classified.kind === 'response') {

@@ -3,6 +3,9 @@
 /** The result of reading JSON text under a nesting limit. */
 export type BoundedJson = { ok: true; value: unknown } | { ok: false; problem: 'syntax' } | { ok: false; problem: 'too-deep'; maxDepth: number };
 
+/** The limit when none is configured (the default of `http.maxJsonDepth`). */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
