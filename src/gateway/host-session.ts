@@ -8,6 +8,7 @@ import type { QuestionBroker } from '../broker/broker.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { boundedClientInfo } from '../protocol/client-info.js';
+import { completeParamsProblem } from '../protocol/complete-params.js';
 import { RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
@@ -434,6 +435,8 @@ export class GatewayHostSession implements HostSession {
 
   async #complete(request: JsonRpcRequest): Promise<JsonObject> {
     const params = request.params ?? {};
+    const problem = completeParamsProblem(params);
+    if (problem !== undefined) throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${problem}`);
     const ref = isObject(params.ref) ? params.ref : {};
     if (ref.type === 'ref/prompt') {
       const route = await this.#requireCatalog().routeNamed('prompts', ref.name);
