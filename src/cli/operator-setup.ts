@@ -120,7 +120,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   } catch (error) {
     options.logger.log('error', 'could not mark the composite runs left running as failed', { error: error instanceof Error ? error.message : String(error) });
   }
-  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, runs, token: token.value, logger: options.logger }) : undefined;
+  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth }) : undefined;
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = broker.subscribe((event) => metrics.questionChanged(event.question));

@@ -33,6 +33,7 @@ import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO 
 import { QuestionPolicy } from './question-policy.js';
 import { SessionLimits } from './session-limits.js';
 import { connectUpstream } from './upstream-connect.js';
+import { isUpstreamsOwnFailure } from './upstream-fault.js';
 import { UpstreamLink } from './upstream-link.js';
 import { fetchAll } from './catalog.js';
 import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
@@ -227,7 +228,7 @@ class Gateway implements GatewayHandle {
   async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
     const init = host.initParamsFor(spec.name);
     if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
-    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), (created) => this.#owners.set(created, host));
+    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), { adopt: (created) => this.#owners.set(created, host), hostInit: true });
     // A 2026-07-28 upstream gets the level in each request's envelope instead.
     if (session.era === 'legacy' && host.logLevel && isObject(session.serverCapabilities.logging)) {
       await session.request('logging/setLevel', { level: host.logLevel }).catch(() => undefined);
@@ -247,7 +248,17 @@ class Gateway implements GatewayHandle {
     return this.#connect(spec, init, () => envelope);
   }
 
-  async #connect(spec: UpstreamSpec, init: InitializeParams, envelope: () => RequestEnvelope, adopt?: (session: UpstreamSession) => void): Promise<UpstreamSession> {
+  /**
+   * Opens an upstream session. With `hostInit` (a host's own initialize params), only a failure of the
+   * upstream's own marks it down: what one host sent must not put the upstream into backoff for everyone.
+   */
+  async #connect(
+    spec: UpstreamSpec,
+    init: InitializeParams,
+    envelope: () => RequestEnvelope,
+    options: { adopt?: (session: UpstreamSession) => void; hostInit?: boolean } = {},
+  ): Promise<UpstreamSession> {
+    const { adopt } = options;
     const status = this.#status.get(spec.name) as UpstreamStatus;
     let session: UpstreamSession;
     try {
@@ -263,7 +274,7 @@ class Gateway implements GatewayHandle {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.#markDown(spec, reason);
+      if (options.hostInit !== true || isUpstreamsOwnFailure(error)) this.#markDown(spec, reason);
       throw error instanceof ProtocolError || error instanceof GatewayError
         ? error
         : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });

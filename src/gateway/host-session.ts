@@ -7,6 +7,8 @@
 import type { QuestionBroker } from '../broker/broker.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
+import { boundedClientInfo } from '../protocol/client-info.js';
+import { completeParamsProblem } from '../protocol/complete-params.js';
 import { RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
@@ -400,7 +402,8 @@ export class GatewayHostSession implements HostSession {
     this.#init = {
       protocolVersion,
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
-      clientInfo: isObject(params.clientInfo) ? params.clientInfo : { name: 'unknown-host', version: '0' },
+      // Only the schema's fields, bounded: the host's object as sent never reaches an upstream.
+      clientInfo: boundedClientInfo(params.clientInfo),
     };
     this.#links = this.#env.links(this);
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
@@ -432,6 +435,8 @@ export class GatewayHostSession implements HostSession {
 
   async #complete(request: JsonRpcRequest): Promise<JsonObject> {
     const params = request.params ?? {};
+    const problem = completeParamsProblem(params);
+    if (problem !== undefined) throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${problem}`);
     const ref = isObject(params.ref) ? params.ref : {};
     if (ref.type === 'ref/prompt') {
       const route = await this.#requireCatalog().routeNamed('prompts', ref.name);

@@ -385,6 +385,10 @@ export class UpstreamSession {
 
   #sendFailure(error: unknown): Error {
     if (error instanceof TransportError && error.sessionExpired) return error;
+    // JSON.stringify overflowed the stack on the message: its params are at fault, not the upstream.
+    if (error instanceof RangeError || (error instanceof Error && error.cause instanceof RangeError)) {
+      return new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: the request to upstream '${this.spec.name}' cannot be encoded as JSON`, { cause: error });
+    }
     const auth = findUpstreamAuthError(error);
     if (auth) {
       const code = auth.problem === 'failed' ? 'GW_ERR_UPSTREAM_AUTH_FAILED' : 'GW_ERR_UPSTREAM_AUTH_REQUIRED';

@@ -13,7 +13,8 @@ import type { SessionLimits, SessionSlot } from '../gateway/session-limits.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 import { classifyMessage } from '../protocol/jsonrpc.js';
 import { refusedAnswer } from './answer-check.js';
-import { readBodyCapped } from './read-body.js';
+import type { JsonBodyLimits } from './read-json.js';
+import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { IdleClock } from './idle-clock.js';
 import { requestPrincipal } from './modern-principal.js';
@@ -36,8 +37,7 @@ interface LegacySession {
   inFlight: Set<JsonRpcId>;
 }
 
-export interface LegacySseSettings {
-  maxBodyBytes: number;
+export interface LegacySseSettings extends JsonBodyLimits {
   logger: Logger;
   /** `http.sessionIdleTimeout` in milliseconds; 0 = never. */
   idleTimeoutMs: number;
@@ -117,14 +117,9 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       if (!isJsonContentType(req.headers.get('content-type'))) {
         return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
       }
-      const body = await readBodyCapped(req, settings.maxBodyBytes);
-      if (body.kind === 'too-large') return errorResponse('BODY_TOO_LARGE', `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`);
-      let value: unknown;
-      try {
-        value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
-      } catch {
-        return errorResponse('PARSE_ERROR', 'Parse error: the body is not valid JSON');
-      }
+      const body = await readJsonBody(req, settings);
+      if (body.kind !== 'ok') return jsonBodyErrorResponse(body, settings);
+      const { value } = body;
       const classified = classifyMessage(value);
       if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
       if (classified.kind === 'response') {

@@ -100,6 +100,21 @@ describe('HTTP edge checks', () => {
       await expectError(await handle(req), 400, -32700, /Parse error/);
     });
 
+    it('answers 400 -32600 naming the limit to JSON deeper than http.maxJsonDepth: /mcp (both eras) and /messages', async () => {
+      const shallow = fakeMcpEdge(testHttpSettings({ maxJsonDepth: 3 })).handler;
+      const deepInit = { ...initializeBody(), params: { protocolVersion: '2025-11-25', capabilities: { experimental: { x: {} } }, clientInfo: { name: 'h', version: '1' } } };
+      await expectError(await shallow.handle(mcpPost(deepInit)), 400, -32600, /deeper than 3 levels \(http\.maxJsonDepth\)/);
+      const modern = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+      await expectError(await shallow.handle(mcpPost(modern, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' })), 400, -32600, /deeper than 3 levels/);
+      const stream = readSse(await shallow.handle(new Request(`${BASE}/sse`, { headers: { accept: 'text/event-stream' } })));
+      const endpoint = (await stream.next())?.data ?? '';
+      const legacyPost = new Request(`${BASE}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(deepInit) });
+      await expectError(await shallow.handle(legacyPost), 400, -32600, /deeper than 3 levels/);
+      await stream.cancel();
+      // The same initialize is well within the default limit.
+      assert.equal((await handle(mcpPost(deepInit))).status, 200);
+    });
+
     it('answers 400 -32600 for JSON that is not a JSON-RPC message, keeping a usable id', async () => {
       await expectError(await handle(mcpPost({ jsonrpc: '1.0', id: 7, method: 'ping' })), 400, -32600, /jsonrpc must be "2.0"/, 7);
       await expectError(await handle(mcpPost('42')), 400, -32600, /must be an object/);

@@ -17,7 +17,7 @@ import { refusedAnswer } from './answer-check.js';
 import { HttpSession } from './http-session.js';
 import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
-import { readBodyCapped } from './read-body.js';
+import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { requestPrincipal } from './modern-principal.js';
 import { errorResponse, sessionLimitResponse } from './status.js';
@@ -55,7 +55,13 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   const { logger } = settings;
   const sessions = new Map<string, HttpSession>();
   const limits = gateway.sessionLimits ?? new SessionLimits(settings);
-  const legacy = createLegacySseEndpoint(gateway, { maxBodyBytes: settings.maxBodyBytes, logger, idleTimeoutMs: settings.sessionIdleTimeoutMs, limits });
+  const legacy = createLegacySseEndpoint(gateway, {
+    maxBodyBytes: settings.maxBodyBytes,
+    maxJsonDepth: settings.maxJsonDepth,
+    logger,
+    idleTimeoutMs: settings.sessionIdleTimeoutMs,
+    limits,
+  });
   let closing = false;
 
   /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
@@ -125,15 +131,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   }
 
   async function readJson(req: Request): Promise<Checked<unknown>> {
-    const body = await readBodyCapped(req, settings.maxBodyBytes);
-    if (body.kind === 'too-large') {
-      return { ok: false, response: errorResponse('BODY_TOO_LARGE', `Payload Too Large: the body exceeds ${settings.maxBodyBytes} bytes`) };
-    }
-    try {
-      return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)) };
-    } catch {
-      return { ok: false, response: errorResponse('PARSE_ERROR', 'Parse error: the body is not valid JSON') };
-    }
+    const body = await readJsonBody(req, settings);
+    return body.kind === 'ok' ? { ok: true, value: body.value } : { ok: false, response: jsonBodyErrorResponse(body, settings) };
   }
 
   async function handlePost(req: Request): Promise<Response> {

@@ -8,6 +8,7 @@ import type { HttpErrorCode } from './status.js';
 
 const EXPECTED: Record<HttpErrorCode, [status: number, rpcCode: number]> = {
   PARSE_ERROR: [400, -32700],
+  JSON_TOO_DEEP: [400, -32600],
   INVALID_MESSAGE: [400, -32600],
   INVALID_INITIALIZE_PARAMS: [400, -32602],
   BATCH_NOT_SUPPORTED: [400, -32600],

@@ -25,6 +25,8 @@ interface ErrorCell {
 export const HTTP_ERROR_TABLE = {
   /** The body is not JSON (or not UTF-8). */
   PARSE_ERROR: { status: 400, rpcCode: RpcCode.ParseError },
+  /** JSON nested deeper than `http.maxJsonDepth`. */
+  JSON_TOO_DEEP: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** JSON, but not a JSON-RPC request, notification or response. */
   INVALID_MESSAGE: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** An `initialize` whose params lack protocolVersion, capabilities or clientInfo. */

@@ -30,7 +30,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
     ...(keys?.ok ? { requestState: { keys: keys.ring } } : {}),
   });
-  const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger });
+  const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger, maxJsonDepth: config.http.maxJsonDepth });
   // The host is served at once; a composite that names a missing tool stops the gateway once the upstreams are known.
   let refused = false;
   void gateway.ready.then(() => {

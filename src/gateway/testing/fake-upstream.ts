@@ -28,6 +28,8 @@ export interface FakeUpstreamOptions {
   discover?: JsonObject;
   /** Annotations tools/list gives a tool, by name. */
   toolAnnotations?: Record<string, JsonObject>;
+  /** The error initialize is answered with for these params, if any. */
+  refuseInitialize?: (params: JsonObject | undefined) => JsonRpcErrorObject | undefined;
 }
 
 /** One upstream server process, as seen through one connection. */
@@ -78,14 +80,20 @@ export class FakeUpstream {
     if (!('id' in message)) return;
     const reply = (result: JsonObject) => this.#transport.send({ jsonrpc: '2.0', id: message.id, result }).catch(() => undefined);
     switch (message.method) {
-      case 'initialize':
+      case 'initialize': {
         this.initializeParams = message.params;
+        const refusal = this.#options.refuseInitialize?.(message.params);
+        if (refusal) {
+          await this.#transport.send({ jsonrpc: '2.0', id: message.id, error: refusal });
+          return;
+        }
         await reply({
           protocolVersion: this.#options.protocolVersion ?? message.params?.protocolVersion ?? '2025-11-25',
           capabilities: { tools: { listChanged: true }, logging: {} },
           serverInfo: { name: 'fake', version: '1' },
         });
         return;
+      }
       case 'tools/list':
         await reply({
           tools: [...this.#tools.keys()].map((name) => {

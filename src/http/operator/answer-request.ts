@@ -1,7 +1,7 @@
 /** @module Reads the body of POST /api/questions/{id}/answer: content type, size cap, UTF-8 JSON, the documented shape. */
 
 import type { QuestionAnswer } from '../../broker/question.js';
-import { readBodyCapped } from '../read-body.js';
+import { readJsonBody } from '../read-json.js';
 import { isJsonContentType } from '../request-guards.js';
 import { answerRequestSchema } from './api-schemas.js';
 import { operatorError } from './operator-errors.js';
@@ -14,19 +14,22 @@ export type AnswerRequestResult = { ok: true; answer: QuestionAnswer } | { ok: f
 
 const failed = (response: Response): AnswerRequestResult => ({ ok: false, response });
 
-export async function readAnswerRequest(req: Request, maxBytes = MAX_ANSWER_BODY_BYTES): Promise<AnswerRequestResult> {
+export interface AnswerBodyLimits {
+  maxBodyBytes: number;
+  /** `http.maxJsonDepth`: deeper JSON is INVALID_BODY, refused before it is parsed. */
+  maxJsonDepth: number;
+}
+
+export async function readAnswerRequest(req: Request, limits: AnswerBodyLimits): Promise<AnswerRequestResult> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     await req.body?.cancel().catch(() => undefined);
     return failed(operatorError('UNSUPPORTED_MEDIA_TYPE', 'Send the answer as Content-Type: application/json'));
   }
-  const body = await readBodyCapped(req, maxBytes);
-  if (body.kind === 'too-large') return failed(operatorError('BODY_TOO_LARGE', `The body is larger than ${maxBytes} bytes`));
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
-  } catch {
-    return failed(operatorError('INVALID_JSON', 'The body is not valid UTF-8 JSON'));
-  }
+  const body = await readJsonBody(req, limits);
+  if (body.kind === 'too-large') return failed(operatorError('BODY_TOO_LARGE', `The body is larger than ${limits.maxBodyBytes} bytes`));
+  if (body.kind === 'not-json') return failed(operatorError('INVALID_JSON', 'The body is not valid UTF-8 JSON'));
+  if (body.kind === 'too-deep') return failed(operatorError('INVALID_BODY', `The body nests deeper than ${body.maxDepth} levels (http.maxJsonDepth)`));
+  const { value } = body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return failed(operatorError('INVALID_BODY', 'The body must be a JSON object such as {"action":"decline"}', { field: 'action' }));
   }

@@ -15,11 +15,11 @@ const TOKEN = 'sb-op-0123456789abcdef-secret';
 const BASE = 'http://127.0.0.1:3939';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
-function setup() {
+function setup(options: { maxJsonDepth?: number } = {}) {
   const desk = new FakeOperatorDesk();
   const runs = new MemoryRunStore();
   const logs: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) } });
+  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) }, ...options });
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await routes.handle(new Request(`${BASE}${path}`, init));
     assert.ok(response, `${path} should be an operator path`);
@@ -322,6 +322,22 @@ describe('POST /api/questions/{id}/answer', () => {
     // Just under the cap is read (and then refused for its content by the desk's rules, not its size).
     const fits = JSON.stringify({ action: 'accept', content: { text: 'x'.repeat(MAX_ANSWER_BODY_BYTES - 64) } });
     assert.equal((await answer(question.id, fits)).status, 200);
+  });
+
+  it('answers 400 INVALID_BODY to JSON nested deeper than http.maxJsonDepth, without asking the desk', async () => {
+    const { desk, answer } = setup({ maxJsonDepth: 2 });
+    const question = desk.add();
+    const deep = await answer(question.id, { action: 'accept', content: { a: { b: 'deep' } } });
+    assert.equal(deep.status, 400);
+    const error = await errorOf(deep);
+    assert.equal(error.code, 'INVALID_BODY');
+    assert.match(error.message, /deeper than 2 levels/);
+    assert.equal(desk.answers.length, 0);
+    const defaults = setup();
+    const atDefault = defaults.desk.add();
+    assert.equal((await defaults.answer(atDefault.id, { action: 'accept', content: { a: { b: 'deep' } } })).status, 200, 'the default limit (64) takes it');
+    const past = `{"action":"accept","content":${'{"a":'.repeat(64)}1${'}'.repeat(64)}}`;
+    assert.equal((await errorOf(await defaults.answer(atDefault.id, past))).code, 'INVALID_BODY');
   });
 
   it('answers 415 to a body that is not declared application/json', async () => {

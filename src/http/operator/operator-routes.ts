@@ -5,7 +5,8 @@ import type { AuditEntry } from '../../broker/question.js';
 import type { RunStore } from '../../composite/run-store.js';
 import type { Logger } from '../../gateway/logger.js';
 import { silentLogger } from '../../gateway/logger.js';
-import { readAnswerRequest } from './answer-request.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
+import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
 import { createBearerCheck } from './bearer-auth.js';
 import { createConsoleAssets } from './console-assets.js';
 import type { QuestionView } from './api-schemas.js';
@@ -43,6 +44,8 @@ export interface OperatorRoutesOptions {
   keepAliveMs?: number;
   /** Where index.html and assets/ are (default: src/console under the package root). */
   consoleDir?: string;
+  /** Deepest JSON accepted in a request body (`http.maxJsonDepth`; default 64). */
+  maxJsonDepth?: number;
 }
 
 export interface OperatorRoutes {
@@ -97,7 +100,7 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
       return jsonResponse(detail);
     },
     async answerQuestion(req, { id = '' }) {
-      const read = await readAnswerRequest(req);
+      const read = await readAnswerRequest(req, { maxBodyBytes: MAX_ANSWER_BODY_BYTES, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
       if (!read.ok) return read.response;
       const operator = operatorName(req.headers.get(OPERATOR_HEADER));
       const outcome = await desk.answer(id, read.answer, operator);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { FakeGateway } from '../../http/testing/fake-gateway.js';
 import { serveStdio } from './host-stdio.js';
 
-function setup(extra: { maxLineLength?: number; drainTimeoutMs?: number } = {}) {
+function setup(extra: { maxLineLength?: number; drainTimeoutMs?: number; maxJsonDepth?: number } = {}) {
   const gateway = new FakeGateway();
   const input = new PassThrough();
   const output = new PassThrough();
@@ -48,6 +48,19 @@ describe('serveStdio', () => {
     assert.deepEqual(lines[2], { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } });
     assert.equal(gateway.sessions.length, 1);
     assert.deepEqual(gateway.last.received.map((m) => ('method' in m ? m.method : 'response')), ['initialize', 'notifications/initialized', 'tools/call']);
+  });
+
+  it('answers a line nested deeper than maxJsonDepth with -32600 naming the limit, and goes on', async () => {
+    const { gateway, send, readLines } = setup({ maxJsonDepth: 3 });
+    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: { deep: 1 } } } });
+    send(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+    const [first, second, , third] = await readLines(4);
+    assert.equal((first?.error as { code: number; message: string }).code, -32600);
+    assert.match((first?.error as { message: string }).message, /deeper than 3 levels/);
+    assert.equal((second?.error as { code: number }).code, -32600);
+    assert.deepEqual(third, { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'hi' }] } });
+    assert.deepEqual(gateway.last.received.map((m) => ('method' in m ? m.method : 'response')), ['tools/call']);
   });
 
   it('writes unrelated messages and server-to-client requests, and passes the host answer back', async () => {

@@ -7,6 +7,7 @@ import { RpcCode } from '../../protocol/errors.js';
 import { classifyMessage, errorResponse } from '../../protocol/jsonrpc.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { headerSource } from '../../protocol/header-source.js';
+import { DEFAULT_MAX_JSON_DEPTH, jsonDepthMessage, parseJsonWithin } from '../../protocol/json-depth.js';
 import { checkModernRequest } from '../../protocol/modern-request-check.js';
 import type { RequestEnvelope } from '../../protocol/request-envelope.js';
 import { classifyRequestEra } from '../../protocol/request-era.js';
@@ -54,6 +55,8 @@ export interface ServeStdioOptions {
   logger: StdioLogger;
   /** Longest accepted line, in characters; a longer line gets one -32700 and is skipped. Default 16 Mi. */
   maxLineLength?: number;
+  /** Deepest nesting of arrays and objects accepted in a line (`http.maxJsonDepth`); deeper gets -32600. Default 64. */
+  maxJsonDepth?: number;
   /**
    * After the input closes, how long to wait for answers to host requests still in flight before
    * ending the session (so `printf ... | switchboard stdio` gets every answer). Default 10 s; 0 ends at once.
@@ -81,6 +84,7 @@ const DEFAULT_DRAIN_MS = 10_000;
 export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptions): StdioEdge {
   const { input, output, logger } = options;
   const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const decoder = new StringDecoder('utf8');
   let buffer = '';
   /** True while the rest of an over-long line is being skipped. */
@@ -133,13 +137,19 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
   function handleLine(line: string): void {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      write(errorResponse(null, { code: RpcCode.ParseError, message: 'Parse error: the line is not valid JSON' }));
+    const parsed = parseJsonWithin(text, maxJsonDepth);
+    if (!parsed.ok) {
+      write(
+        errorResponse(
+          null,
+          parsed.problem === 'too-deep'
+            ? { code: RpcCode.InvalidRequest, message: jsonDepthMessage(parsed.maxDepth) }
+            : { code: RpcCode.ParseError, message: 'Parse error: the line is not valid JSON' },
+        ),
+      );
       return;
     }
+    const { value } = parsed;
     if (Array.isArray(value)) {
       write(errorResponse(null, { code: RpcCode.InvalidRequest, message: 'Invalid Request: batches are not supported' }));
       return;

@@ -1,0 +1,83 @@
+/** @module Tests that what one host sends fails that host's request only: an upstream is marked down by its own failures alone. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import type { JsonObject, JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transport/transport.js';
+import { createGateway } from './gateway.js';
+import { silentLogger } from './logger.js';
+import { fakeUpstreamFactory } from './testing/fake-upstream.js';
+import { config, connectHost, Host, spec } from './testing/gateway-doubles.js';
+import { UpstreamSession } from './upstream-session.js';
+import { GatewayError } from './errors.js';
+
+/** A clientInfo whose `extra` nests `levels` deep. */
+function deepInfo(levels: number): JsonObject {
+  let value: JsonObject = { leaf: true };
+  for (let i = 0; i < levels; i += 1) value = { x: value };
+  return { name: 'deep-host', version: '1', extra: value };
+}
+
+/** Makes a transport encode every message as JSON on the way out, as the real transports do. */
+function encoding(transport: Transport): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    JSON.stringify(message);
+    return send(message, options);
+  };
+  return transport;
+}
+
+test("a host's deeply nested clientInfo fails nobody: the upstream stays up and well-behaved hosts keep their tools", async () => {
+  const up = fakeUpstreamFactory({ restart_service: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => encoding(up.open()) });
+  await gateway.ready;
+  const deep = new Host();
+  deep.session = gateway.openSession(deep.channel);
+  await deep.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: deepInfo(20_000) });
+  await deep.request('tools/list');
+  const seen = up.servers.map((server) => server.initializeParams?.clientInfo).find((info) => isObject(info) && info.name === 'deep-host');
+  assert.deepEqual(seen, { name: 'deep-host', version: '1' }, 'the upstream gets the schema fields of clientInfo only');
+  assert.deepEqual(gateway.health().upstreams.map((u) => [u.name, u.state]), [['desk', 'up']]);
+  const good = await connectHost(gateway);
+  const call = await good.request('tools/call', { name: 'restart_service', arguments: {} });
+  assert.ok('result' in call, JSON.stringify(call));
+  await gateway.close();
+});
+
+test("an upstream that refuses one host's initialize is not marked down: that host gets the refusal, the others are served", async () => {
+  const up = fakeUpstreamFactory({ restart_service: () => ({ content: [{ type: 'text', text: 'ok' }] }) }, {
+    refuseInitialize: (params) => (params?.clientInfo as JsonObject | undefined)?.name === 'picky' ? { code: -32602, message: 'clientInfo.name is taken' } : undefined,
+  });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const picky = new Host();
+  picky.session = gateway.openSession(picky.channel);
+  await picky.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'picky', version: '1' } });
+  const refused = await picky.request('tools/call', { name: 'restart_service', arguments: {} });
+  assert.ok('error' in refused, JSON.stringify(refused));
+  assert.deepEqual(gateway.health().upstreams.map((u) => [u.name, u.state]), [['desk', 'up']]);
+  const good = await connectHost(gateway);
+  const call = await good.request('tools/call', { name: 'restart_service', arguments: {} });
+  assert.ok('result' in call, JSON.stringify(call));
+  await gateway.close();
+});
+
+test('a message the gateway cannot encode is GW_ERR_INVALID_PARAMS, not an unavailable upstream', async () => {
+  const tooDeep: Transport = {
+    start: async () => undefined,
+    send: async (_message: JsonRpcMessage) => {
+      throw new RangeError('Maximum call stack size exceeded');
+    },
+    close: async () => undefined,
+  };
+  const session = new UpstreamSession(spec('desk'), tooDeep, { onRequest() {}, onNotification() {}, onClose() {} }, silentLogger);
+  const error = await session.request('tools/call', { name: 't' }).then(
+    () => assert.fail('the request should fail'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof GatewayError, String(error));
+  assert.equal(error.code, 'GW_ERR_INVALID_PARAMS');
+});
