@@ -141,6 +141,19 @@ export class QuestionBroker implements OperatorDesk {
     return this.#settle(id, live.request, answer, { kind: 'host', sessionId }, STATE_OF_ACTION[answer.action]);
   }
 
+  /**
+   * A host's answer broke the limits or the schema it was asked with: the question settles `cancelled`
+   * (answered by the host, the refusal on the audit trail first), and the router tells the upstream
+   * -32602. False when the question was settled first.
+   */
+  async refuseHostAnswer(id: string, refusal: { reason: string; field?: string }, sessionId: string): Promise<boolean> {
+    const live = this.#live.get(id);
+    if (!live) return false;
+    const detail: JsonObject = { why: refusal.reason, ...(refusal.field === undefined ? {} : { field: refusal.field }) };
+    await this.#store.audit({ questionId: id, actor: `host:${sessionId}`, action: 'rejected-answer', detail });
+    return this.#settle(id, live.request, { action: 'cancel' }, { kind: 'host', sessionId }, 'cancelled');
+  }
+
   /** The question is void: the upstream withdrew it, the call or a session went away. */
   async withdraw(id: string, reason: string): Promise<void> {
     const live = this.#live.get(id);

@@ -40,16 +40,22 @@ export interface HostSession {
   /** Whether `id` names a server-to-client request this session sent to its host and still awaits. */
   expectsResponse(id: JsonRpcId): boolean;
   /**
-   * Checks a host's answer before it is handed in: `unknown` when no question of this session has
-   * that id, `invalid` when it breaks the limits or the schema it was asked with (the question stays
-   * open, the host may answer again).
+   * Checks a host's answer without acting on it: `unknown` when no question of this session has that
+   * id, `invalid` when it breaks the limits or the schema it was asked with.
    */
   checkResponse(message: JsonRpcResponse): ResponseCheck;
+  /**
+   * What every host edge calls with a host's answer before handing it to `receive`: the same verdict as
+   * `checkResponse`, and an `invalid` answer settles its question at once (the upstream gets -32602
+   * naming the field, the broker records it). The edge tells the host (HTTP 400, a stdio error line)
+   * and hands only an `ok` answer on.
+   */
+  admitAnswer(message: JsonRpcResponse): ResponseCheck;
   /** Ends the session and every upstream session opened for it. */
   close(): Promise<void>;
 }
 
-export type ResponseCheck = { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string };
+export type ResponseCheck = { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string; field?: string };
 
 export type UpstreamState = 'pending' | 'up' | 'down';
 

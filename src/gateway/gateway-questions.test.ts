@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { QuestionBroker } from '../broker/broker.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { within } from '../testing/deadlines.js';
 import { createGateway } from './gateway.js';
 import { silentLogger } from './logger.js';
 import type { QuestionPolicyConfig } from './question-policy.js';
@@ -207,4 +208,73 @@ test('a password field: the upstream gets what the operator or the host typed, t
     assert.equal(/op-Secret-1|host-Secret-2/.test(kept), false, kept);
     assert.match(kept, /"password":"\[redacted\]"/);
   }
+});
+
+/** A host at 2025-11-25 with form elicitation, calling `restart` until the question reaches it. */
+async function askedHost(policy: QuestionPolicyConfig) {
+  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, policy);
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+  const call = host.request('tools/call', { name: 'restart', arguments: {} });
+  const question = await host.question('elicitation/create');
+  const id = (question.message as JsonRpcRequest).id;
+  return { broker, gateway, host, call, id };
+}
+
+const INVALID_CONTENT = { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } };
+
+for (const route of ['host', 'both'] as const) {
+  test(`issue 11 item 13 (route ${route}): an invalid host answer settles the question at once; the upstream gets -32602 naming the field`, async () => {
+    const { broker, gateway, host, call, id } = await askedHost({ defaults: { route, timeoutMs: 600_000 } });
+    host.session.receive({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
+    assert.equal(await within(call, 2500), true, 'the call ends without waiting for the question to expire');
+    const ended = await call;
+    const error = JSON.parse(textOf(ended)).error as { code: number; message: string; data?: { field?: string; reason?: string } };
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /"confirm"/);
+    assert.deepEqual(error.data, { reason: 'GW_ERR_INVALID_ANSWER', field: 'confirm' });
+    const [record] = await broker.list({ upstream: 'desk' });
+    assert.equal(record?.state, 'cancelled');
+    assert.deepEqual(record?.answeredBy, { kind: 'host', sessionId: host.session.id });
+    const trail = (await broker.get(record.id))?.audit ?? [];
+    const refusal = trail.find((entry) => entry.action === 'rejected-answer');
+    assert.equal(refusal?.actor, `host:${host.session.id}`);
+    assert.equal(refusal?.detail?.field, 'confirm');
+    const late = host.session.checkResponse({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
+    assert.equal(late.ok ? 'ok' : late.kind, 'unknown', 'a corrected answer comes too late');
+    const operator = await broker.answer(record.id, { action: 'decline' }, 'alice');
+    assert.equal(operator.ok ? 'ok' : operator.kind, 'settled');
+    await gateway.close();
+  });
+}
+
+test('issue 11 item 13: admitAnswer gives the edge its verdict; an invalid answer settles its question, a valid one is left to receive', async () => {
+  const { gateway, host, call, id } = await askedHost({ defaults: { route: 'host', timeoutMs: 600_000 } });
+  const verdict = host.session.admitAnswer({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
+  assert.equal(verdict.ok, false);
+  assert.equal(verdict.ok ? undefined : verdict.kind, 'invalid');
+  assert.match(verdict.ok ? '' : verdict.reason, /"confirm"/);
+  assert.equal(verdict.ok ? undefined : verdict.field, 'confirm');
+  assert.equal(JSON.parse(textOf(await call)).error.code, -32602);
+  assert.equal(host.session.admitAnswer({ jsonrpc: '2.0', id, result: INVALID_CONTENT }).ok ? 'ok' : 'refused', 'refused', 'the question is gone');
+
+  const second = host.request('tools/call', { name: 'restart', arguments: {} });
+  const next = await host.waitFor((s) => 'method' in s.message && s.message.method === 'elicitation/create' && (s.message as JsonRpcRequest).id !== id);
+  const nextId = (next.message as JsonRpcRequest).id;
+  const good = { jsonrpc: '2.0' as const, id: nextId, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-2' } } };
+  assert.deepEqual(host.session.admitAnswer(good), { ok: true });
+  assert.equal(host.session.expectsResponse(nextId), true, 'a valid answer is not taken by admitAnswer: the edge hands it on');
+  host.session.receive(good);
+  assert.equal(textOf(await second), JSON.stringify(good.result));
+  await gateway.close();
+});
+
+test('issue 11 item 13: an operator\'s invalid answer still leaves the question open', async () => {
+  const { broker, gateway, call } = await askedHost({ defaults: { route: 'both', timeoutMs: 600_000 } });
+  const question = await openQuestion(broker);
+  const refused = await broker.answer(question.id, { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } }, 'alice');
+  assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid');
+  assert.equal((await broker.get(question.id))?.question.state, 'delivered');
+  assert.ok((await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }, 'alice')).ok);
+  assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }));
+  await gateway.close();
 });

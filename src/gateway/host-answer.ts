@@ -13,7 +13,7 @@ export interface AskedSchemas {
   upstreamSchema: JsonObject | undefined;
 }
 
-export type HostAnswerCheck = { ok: true; result: JsonObject | undefined } | { ok: false; reason: string };
+export type HostAnswerCheck = { ok: true; result: JsonObject | undefined } | { ok: false; reason: string; field?: string };
 
 /**
  * What the upstream gets for a host's answer, or why the answer is refused. A form answer must pass
@@ -25,13 +25,17 @@ export function checkHostAnswer(question: AskedSchemas, message: JsonRpcResponse
   if (isErrorResponse(message)) return { ok: true, result: undefined };
   if (question.requestedSchema === undefined) return { ok: true, result: message.result };
   const limit = checkAnswerLimits(message.result);
-  if (limit) return { ok: false, reason: `Invalid answer: ${limit}` };
+  if (limit) return { ok: false, reason: `Invalid answer: ${limit}`, field: 'content' };
   const verdict = validateElicitAnswer(message.result, question.requestedSchema);
-  if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}` };
+  if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}`, ...fieldOf(verdict) };
   if (question.upstreamSchema === undefined) return { ok: true, result: message.result };
   const filled = fillHiddenDefaults(message.result, question.upstreamSchema, question.requestedSchema);
   const upstreamVerdict = validateElicitAnswer(filled, question.upstreamSchema);
-  return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}` };
+  return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}`, ...fieldOf(upstreamVerdict) };
+}
+
+function fieldOf(verdict: { field?: string }): { field?: string } {
+  return verdict.field === undefined ? {} : { field: verdict.field };
 }
 
 /** A host's answer in the broker's terms, for the record. */

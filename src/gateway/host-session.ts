@@ -286,6 +286,10 @@ export class GatewayHostSession implements HostSession {
     return this.#relay.checkResponse(message);
   }
 
+  admitAnswer(message: JsonRpcResponse): ResponseCheck {
+    return this.#closed ? this.#relay.checkResponse(message) : this.#relay.admitAnswer(message);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

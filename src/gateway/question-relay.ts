@@ -13,7 +13,7 @@ import type { QuestionPlan } from '../translation/plan-question.js';
 import { planQuestion } from '../translation/plan-question.js';
 import { fitSamplingResult } from '../translation/sampling-content.js';
 import type { HostChannel, ResponseCheck } from './contracts.js';
-import { GatewayError } from './errors.js';
+import { GatewayError, RPC_CODE_FOR } from './errors.js';
 import { brokerAnswer, checkHostAnswer } from './host-answer.js';
 import type { GatewayHostSession, HostSessionEnv } from './host-session.js';
 import { checkOperatorAnswer, upstreamReply } from './operator-answer.js';
@@ -118,7 +118,15 @@ export class QuestionRelay {
     const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
     if (!question) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
     const answer = checkHostAnswer(question, message);
-    return answer.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: answer.reason };
+    return answer.ok ? { ok: true } : { ok: false, kind: 'invalid', reason: answer.reason, ...(answer.field === undefined ? {} : { field: answer.field }) };
+  }
+
+  /** The edges' check of a host's answer: an invalid one settles its question at once (see `#refuseAnswer`). */
+  admitAnswer(message: JsonRpcResponse): ResponseCheck {
+    const check = this.checkResponse(message);
+    const question = typeof message.id === 'string' ? this.#questions.get(message.id) : undefined;
+    if (!check.ok && check.kind === 'invalid' && question) this.#refuseAnswer(message.id as string, question, check.reason, check.field);
+    return check;
   }
 
   /** Progress the host reports about one of its questions goes back to the asker, under its own token. */
@@ -341,15 +349,14 @@ export class QuestionRelay {
     }
   }
 
-  /** A host's answer to one of its questions (checked again here; a refused one leaves the question open). */
+  /** A host's answer to one of its questions (checked again here: an invalid one settles the question as in `admitAnswer`). */
   answer(message: JsonRpcResponse): void {
     if (typeof message.id !== 'string') return;
     const question = this.#questions.get(message.id);
-    if (!question) return; // the HTTP edge refuses these before they get here
+    if (!question) return; // the edges refuse these before they get here
     const answer = checkHostAnswer(question, message);
     if (!answer.ok) {
-      // The question stays open: the host may answer again (the HTTP edge already told it why).
-      this.#env.logger.log('warn', `host answer to ${message.id} refused: ${answer.reason}`, { session: this.#host.id });
+      this.#refuseAnswer(message.id, question, answer.reason, answer.field);
       return;
     }
     this.#questions.delete(message.id);
@@ -370,6 +377,36 @@ export class QuestionRelay {
       .catch((error: unknown) => {
         this.#env.logger.log('error', `could not record the host's answer to question ${brokerId}`, { session: this.#host.id, error: String(error) });
         question.upstream.respondError(question.upstreamId, new ProtocolError(RpcCode.InternalError, 'The gateway could not record the answer'));
+      });
+  }
+
+  /**
+   * A host's answer broke the limits or the schema: real hosts answer once, so the question settles now
+   * rather than at its expiry. The broker records it (`cancelled` by the host, with the refusal on the
+   * audit trail) and, if that write won, the upstream gets -32602 naming the field.
+   */
+  #refuseAnswer(hostId: string, question: RelayedQuestion, reason: string, field: string | undefined): void {
+    this.#env.logger.log('warn', `host answer to ${hostId} refused: ${reason}`, { session: this.#host.id });
+    this.#questions.delete(hostId);
+    for (const id of question.paused) question.upstream.resume(id);
+    const error = new ProtocolError(RPC_CODE_FOR.GW_ERR_INVALID_ANSWER, `Invalid params: the host's answer was refused: ${reason}`, {
+      reason: 'GW_ERR_INVALID_ANSWER',
+      ...(field === undefined ? {} : { field }),
+    });
+    if (question.brokerId === undefined) {
+      question.upstream.respondError(question.upstreamId, error);
+      return;
+    }
+    const brokerId = question.brokerId;
+    this.#brokered.delete(brokerId);
+    void this.#env.questions.broker
+      .refuseHostAnswer(brokerId, { reason, ...(field === undefined ? {} : { field }) }, this.#host.id)
+      .then((won) => {
+        if (won) question.upstream.respondError(question.upstreamId, error);
+      })
+      .catch((failure: unknown) => {
+        this.#env.logger.log('error', `could not record the refusal of the host's answer to question ${brokerId}`, { session: this.#host.id, error: String(failure) });
+        question.upstream.respondError(question.upstreamId, error);
       });
   }
 

@@ -1,12 +1,12 @@
-/** @module Refuses a host's answer that the gateway will not take: an id it never asked (400 -32600), or a bad answer (400 -32602). */
+/** @module Refuses a host's answer that the gateway will not take: an id it never asked (400 -32600), or a bad answer (400 -32602, its question settled). */
 
 import type { HostSession } from '../gateway/contracts.js';
 import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { errorResponse } from './status.js';
 
-/** The HTTP answer refusing `message`, or undefined when the host session takes it. */
+/** The HTTP answer refusing `message`, or undefined when the host session takes it (an invalid answer settles its question: `admitAnswer`). */
 export function refusedAnswer(host: HostSession, message: JsonRpcResponse): Response | undefined {
-  const check = host.checkResponse(message);
+  const check = host.admitAnswer(message);
   if (check.ok) return undefined;
   return check.kind === 'unknown'
     ? errorResponse('UNKNOWN_RESPONSE_ID', `Invalid Request: ${check.reason}`, { id: message.id })

@@ -55,7 +55,7 @@ describe('HTTP SSE streams', () => {
     assert.equal(again.status, 400, 'an answer is taken once');
   });
 
-  it('refuses an answer the gateway finds invalid with 400 -32602, without handing it over, and takes a corrected one', async () => {
+  it('refuses an answer the gateway finds invalid with 400 -32602 and hands it to admitAnswer, which settles it (issue 11 item 13); a second answer is unknown', async () => {
     const { gateway, handle } = setup();
     const { headers } = await openTestSession(handle);
     const stream = readSse(await handle(mcpPost(call(3, 'ask'), headers)));
@@ -66,10 +66,14 @@ describe('HTTP SSE streams', () => {
     const body = (await refused.json()) as { error: { code: number; message: string } };
     assert.equal(body.error.code, -32602);
     assert.match(body.error.message, /field "invalid"/);
-    assert.ok(!gateway.last.received.some((m) => !('method' in m) && m.id === question?.id), 'the refused answer never reached the gateway');
+    assert.deepEqual(gateway.last.admitted, [bad], 'the session settled the question');
+    assert.ok(!gateway.last.received.some((m) => !('method' in m) && m.id === question?.id), 'the refused answer is not handed on');
+    const rest = messagesOf(await stream.rest());
+    assert.equal((rest.at(-1) as { result?: { isError?: boolean } }).result?.isError, true, 'the call ended at once');
     const good = { jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { queue: 'ops' } } };
-    assert.equal((await handle(mcpPost(good, headers))).status, 202);
-    await stream.rest();
+    const late = await handle(mcpPost(good, headers));
+    assert.equal(late.status, 400);
+    assert.equal(((await late.json()) as { error: { code: number } }).error.code, -32600);
   });
 
   it('delivers unrelated messages on the GET stream and allows only one GET stream', async () => {

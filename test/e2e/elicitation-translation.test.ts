@@ -161,16 +161,23 @@ for (const upstream of UPSTREAMS) {
 
       for (const revision of sendable ? [OLD, NEW] : [NEW]) {
         const invalid = INVALID[shape];
-        test(`${revision} host, ${shape}: an invalid answer (${invalid.why}) gets 400/-32602 naming the field; a corrected one completes the call`, async (t) => {
+        // Issue 11 item 13: the refused answer settles the question (it no longer stays open for a corrected one).
+        test(`${revision} host, ${shape}: an invalid answer (${invalid.why}) gets 400/-32602 naming the field; the upstream gets -32602 and the call ends`, async (t) => {
           const host = await connect(t, revision);
           const { call, question } = await ask(host, 1, shape);
           const refused = await host.answer(question.id, { action: 'accept', content: { [SHAPE_FIELD]: invalid.value } });
           assert.equal(refused.status, 400, refused.text);
           assert.equal(refused.json?.error?.code, -32602, refused.text);
           assert.match(refused.json?.error?.message ?? '', new RegExp(`"${SHAPE_FIELD}"`), refused.text);
+          const rest = await call.rest();
+          const ending = rest.at(-1);
+          assert.ok(ending && answers(1)(ending), JSON.stringify(rest));
+          assert.equal(isToolError(ending), true, JSON.stringify(ending));
+          // The lab's SDK server turns the -32602 it got into an isError result with its message.
+          assert.match(toolText(ending), new RegExp(`^Invalid params: the host's answer was refused: .*"${SHAPE_FIELD}"`), JSON.stringify(ending));
           const corrected = await host.answer(question.id, { action: 'accept', content: { [SHAPE_FIELD]: VALID[shape] } });
-          assert.equal(corrected.status, 202, `the question stays open after a refused answer: ${corrected.text}`);
-          assert.equal(toolText(await finish(call, 1)), acceptText(VALID[shape]));
+          assert.equal(corrected.status, 400, `the question is settled: ${corrected.text}`);
+          assert.equal(corrected.json?.error?.code, -32600, corrected.text);
         });
       }
     }

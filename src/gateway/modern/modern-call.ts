@@ -138,6 +138,21 @@ export class ModernCall {
   }
 
   /**
+   * The host's retry (which redeemed this call's handle) answered `key` against its schema: that answer is
+   * handed to `answer` all the same (the session settles the question, the upstream gets -32602), the
+   * retry gets `error`, and the call ends upstream (its other questions are withdrawn with it).
+   */
+  refuseAnswer(exchange: Exchange, key: string, result: JsonObject, error: JsonRpcErrorObject, answer: (key: string, result: JsonObject) => void): void {
+    if (this.#ended) return;
+    clearTimeout(this.#deadline);
+    const asked = this.#round.delete(key);
+    this.#end();
+    if (asked) answer(key, result);
+    exchange.sink.respond(errorResponse(exchange.hostId, error));
+    this.#owner.cancelUpstream(this, `the host's answer to ${key} was invalid`);
+  }
+
+  /**
    * The host dropped the stream of `exchange` (or sent notifications/cancelled over stdio): the call stops
    * upstream, unless that request was already answered (a parked call waits for its retry, not its stream).
    */

@@ -347,7 +347,8 @@ test('pair 4: a missing answer is asked again in a new round with a fresh handle
   await gateway.close();
 });
 
-test('pair 4: an answer that breaks the requestedSchema is -32602 naming inputResponses.<key>; the handle still works', async () => {
+// Issue 11 item 13: an invalid answer settles the question for a 2026-07-28 host too (the handle no longer still works).
+test('pair 4: an answer that breaks the requestedSchema is -32602 naming inputResponses.<key>; the question settles: the upstream gets -32602, the call ends, the handle is used up', async () => {
   const { gateway, up } = legacySetup({ restart });
   const round = inputRequired(await serve(gateway, callRestart(1)).response());
   const [key] = round.keys as [string];
@@ -357,10 +358,30 @@ test('pair 4: an answer that breaks the requestedSchema is -32602 naming inputRe
   assert.match(error.message, new RegExp(`inputResponses\\.${key}`));
   assert.ok(isObject(error.data));
   assert.equal(error.data.field, `inputResponses.${key}`);
-  assert.equal(answersOf(caller(up)).length, 0, 'nothing reached the upstream');
+  const server = caller(up);
+  await eventually(() => answersOf(server).length === 1, 'the upstream told its question was answered invalidly');
+  const upstreamError = (answersOf(server)[0] as { error?: { code: number; message: string; data?: JsonObject } }).error;
+  assert.equal(upstreamError?.code, -32602, JSON.stringify(answersOf(server)));
+  assert.match(upstreamError?.message ?? '', /field "ticket": required/);
+  assert.deepEqual(upstreamError?.data, { reason: 'GW_ERR_INVALID_ANSWER', field: 'ticket' });
+  const [call] = callsOf(server);
+  await eventually(() => cancellationsOf(server).some((c) => c.requestId === call?.id), 'the upstream call cancelled');
 
-  const done = await serve(gateway, callRestart(3, { inputResponses: { [key]: ACCEPT }, requestState: round.requestState })).response();
-  assert.equal(textOf(done), JSON.stringify(ACCEPT));
+  const late = await serve(gateway, callRestart(3, { inputResponses: { [key]: ACCEPT }, requestState: round.requestState })).response();
+  assert.equal(errorOf(late).code, -32602);
+  assert.equal((errorOf(late).data as JsonObject).failure, 'replayed', JSON.stringify(errorOf(late)));
+  await gateway.close();
+});
+
+test('pair 4: an invalid answer in a retry with a handle that does not open touches nothing', async () => {
+  const { gateway, up } = legacySetup({ restart });
+  const round = inputRequired(await serve(gateway, callRestart(1)).response());
+  const [key] = round.keys as [string];
+  const [prefix, payload, mac] = round.requestState.split('.') as [string, string, string];
+  const tampered = `${prefix}.${payload}.${flipAt(mac, 3)}`;
+  const bad = await serve(gateway, callRestart(2, { inputResponses: { [key]: { action: 'accept', content: { confirm: 'yes' } } }, requestState: tampered })).response();
+  assert.equal((errorOf(bad).data as JsonObject).failure, 'bad-mac', JSON.stringify(errorOf(bad)));
+  await resumesAfterwards(gateway, up, key, round.requestState);
   await gateway.close();
 });
 

@@ -174,7 +174,9 @@ export class ModernHosts {
   /**
    * A retry with a requestState. A wrapped handle (pair 2) gives the upstream its own state back; a parked
    * one (pair 4) continues the parked call with the answers, once each is checked like any host's answer
-   * and the handle is used up. A refused handle touches nothing.
+   * and the handle is used up. A refused handle touches nothing. An answer that breaks its schema settles
+   * its question as any host's does (issue 11 item 13): the handle is used up, the upstream gets -32602,
+   * the retry too, and the call ends.
    */
   async #continue(standIn: StandIn, method: string, params: JsonObject, state: string, exchange: Exchange, context: ModernRequestContext): Promise<ModernCall | undefined> {
     const original = originalParams(params);
@@ -193,14 +195,17 @@ export class ModernHosts {
     }
     const parked = this.#parked.get(opened.payload.id);
     const answers = new Map<string, JsonObject>();
+    let invalid: { key: string; problem: string } | undefined;
     if (parked) {
       const given = isObject(params.inputResponses) ? params.inputResponses : {};
       for (const [key, value] of Object.entries(given)) {
         const question = parked.call.question(key);
         if (!question) continue; // keys of no question in this round are ignored (the spec's SHOULD)
-        const problem = answerProblem(parked.standIn.session, key, question, value);
-        if (problem !== undefined) return this.#refuse(exchange, invalidParamsError(`inputResponses.${key}`, `Invalid params: inputResponses.${key}: ${problem}`));
+        const shape = inputResponseProblem(question, value);
+        if (shape !== undefined) return this.#refuse(exchange, invalidParamsError(`inputResponses.${key}`, `Invalid params: inputResponses.${key}: ${shape}`));
         answers.set(key, value as JsonObject);
+        const problem = schemaProblem(parked.standIn.session, key, value as JsonObject);
+        if (problem !== undefined && invalid === undefined) invalid = { key, problem };
       }
     }
     const redeemed = await redeemHandle(state, this.#options.keys, expected, this.#now(), this.#options.ledger);
@@ -209,7 +214,13 @@ export class ModernHosts {
     if (!live || live !== parked || !live.call.parked) return this.#refuse(exchange, requestStateError('gone'));
     this.#parked.delete(opened.payload.id);
     this.#used(live.standIn);
-    live.call.resume(exchange, answers, (key, result) => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result }));
+    const answer = (key: string, result: JsonObject): void => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result });
+    if (invalid) {
+      const error = invalidParamsError(`inputResponses.${invalid.key}`, `Invalid params: inputResponses.${invalid.key}: ${invalid.problem}`);
+      live.call.refuseAnswer(exchange, invalid.key, answers.get(invalid.key) as JsonObject, error, answer);
+      return undefined;
+    }
+    live.call.resume(exchange, answers, answer);
     return live.call;
   }
 
@@ -406,10 +417,8 @@ export class ModernHosts {
   }
 }
 
-/** Why a retry's answer to one question cannot be taken: its shape, then the checks of any host's answer (schema, limits). */
-function answerProblem(session: GatewayHostSession, key: string, question: InputRequest, value: unknown): string | undefined {
-  const shape = inputResponseProblem(question, value);
-  if (shape !== undefined) return shape;
-  const checked = session.checkResponse({ jsonrpc: '2.0', id: key, result: value as JsonObject });
+/** Why a retry's (well-shaped) answer to one question breaks the checks of any host's answer (limits, schema); undefined when it passes. */
+function schemaProblem(session: GatewayHostSession, key: string, result: JsonObject): string | undefined {
+  const checked = session.checkResponse({ jsonrpc: '2.0', id: key, result });
   return checked.ok ? undefined : checked.reason;
 }

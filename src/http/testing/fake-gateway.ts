@@ -9,7 +9,8 @@ import type { McpHttpHandler, McpHttpHandlerSettings } from '../mcp-handler.js';
 /**
  * Scripted tools (by `params.name` of tools/call):
  * - `echo`: a related `notifications/message`, then a result with `arguments.text`.
- * - `ask`: a related server-to-client `elicitation/create` (id `srv-<n>`); the host's answer is echoed back as the result.
+ * - `ask`: a related server-to-client `elicitation/create` (id `srv-<n>`); the host's answer is echoed back as the result
+ *   (an invalid one, given to `admitAnswer`, ends the call at once with an isError result naming the refusal).
  * - `hold`: a related `notifications/progress` (progress 1); the result waits for `release(id)`.
  * Other methods: `ping` → `{}`, `initialize` → an InitializeResult; anything else → -32601.
  */
@@ -18,6 +19,8 @@ export class FakeHostSession implements HostSession {
   readonly channel: HostChannel;
   /** Every message the edge handed to the gateway, in order. */
   readonly received: JsonRpcMessage[] = [];
+  /** Invalid answers the edge handed to `admitAnswer` (each settled its question). */
+  readonly admitted: JsonRpcResponse[] = [];
   protocolVersion: string | undefined;
   closed = false;
   /** Server-to-client request id → the host request it belongs to. */
@@ -46,6 +49,17 @@ export class FakeHostSession implements HostSession {
     if (message.id === null || !this.#awaiting.has(message.id)) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
     if ('result' in message && message.result.invalid === true) return { ok: false, kind: 'invalid', reason: 'field "invalid": not allowed' };
     return { ok: true };
+  }
+
+  /** As the real session: an invalid answer settles its question at once (the `ask` call ends with the refusal). */
+  admitAnswer(message: JsonRpcResponse): ResponseCheck {
+    const check = this.checkResponse(message);
+    if (check.ok || check.kind !== 'invalid' || message.id === null) return check;
+    this.admitted.push(message);
+    const hostRequestId = this.#awaiting.get(message.id) as JsonRpcId;
+    this.#awaiting.delete(message.id);
+    this.#answer(hostRequestId, { content: [{ type: 'text', text: `refused: ${check.reason}` }], isError: true });
+    return check;
   }
 
   async close(): Promise<void> {

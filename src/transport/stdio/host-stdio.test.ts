@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 
 import { FakeGateway } from '../../http/testing/fake-gateway.js';
+import { within } from '../../testing/deadlines.js';
 import { serveStdio } from './host-stdio.js';
 
 function setup(extra: { maxLineLength?: number; drainTimeoutMs?: number; maxJsonDepth?: number } = {}) {
@@ -73,6 +74,23 @@ describe('serveStdio', () => {
     send({ jsonrpc: '2.0', id: question?.id, result: { action: 'decline' } });
     const lines = await readLines(3);
     assert.deepEqual(lines[2], { jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: '{"action":"decline"}' }] } });
+  });
+
+  it('issue 11 item 8: an answer the session refuses gets an error line with its id (-32602 naming the field), and its question settles', async () => {
+    const { gateway, send, readLines } = setup();
+    send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask' } });
+    const [question] = await readLines(1);
+    assert.equal(question?.method, 'elicitation/create');
+    send({ jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: {}, invalid: true } });
+    assert.equal(await within(readLines(3), 3000), true, 'the host is told, and the call ends');
+    const [, ...rest] = await readLines(3);
+    const refusal = rest.find((line) => line.id === question?.id);
+    assert.equal((refusal?.error as { code?: number } | undefined)?.code, -32602, JSON.stringify(rest));
+    assert.match((refusal?.error as { message?: string } | undefined)?.message ?? '', /field "invalid"/);
+    const ended = rest.find((line) => line.id === 5);
+    assert.equal((ended?.result as { isError?: boolean } | undefined)?.isError, true, JSON.stringify(rest));
+    assert.equal(gateway.last.admitted.length, 1, 'the session settled the question');
+    assert.ok(!gateway.last.received.some((m) => !('method' in m) && m.id === question?.id), 'a refused answer is not handed on');
   });
 
   it('answers malformed JSON with -32700, batches and non-messages with -32600, and keeps going', async () => {

@@ -26,6 +26,8 @@ export interface StdioHostChannel {
 
 export interface StdioHostSession {
   receive(message: JsonRpcMessage): void;
+  /** The session's verdict on a host's answer (HostSession.admitAnswer): an invalid one is settled there and gets an error line here. */
+  admitAnswer?(message: JsonRpcResponse): { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string };
   close(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
       serveModern(classified.message);
       return;
     }
+    if (classified.kind === 'response' && refusedAnswer(classified.message)) return;
     if (classified.kind === 'request') inFlight.add(classified.message.id);
     try {
       session.receive(classified.message);
@@ -188,6 +191,14 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
         write(errorResponse(classified.message.id, { code: RpcCode.InternalError, message: 'Internal error' }));
       }
     }
+  }
+
+  /** An answer that breaks the schema it was asked with gets an error line with its id, as HTTP gets 400 (its question is settled by the session). */
+  function refusedAnswer(message: JsonRpcResponse): boolean {
+    const verdict = session.admitAnswer?.(message);
+    if (verdict === undefined || verdict.ok || verdict.kind !== 'invalid') return false;
+    write(errorResponse(message.id, { code: RpcCode.InvalidParams, message: `Invalid params: ${verdict.reason}` }));
+    return true;
   }
 
   /** A 2026-07-28 request: the envelope checked, then served on its own (no session), its answer written as a line. */
