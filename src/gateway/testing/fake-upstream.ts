@@ -28,6 +28,10 @@ export interface FakeUpstreamOptions {
   discover?: JsonObject;
   /** Annotations tools/list gives a tool, by name. */
   toolAnnotations?: Record<string, JsonObject>;
+  /** What the server answers initialize with (default: tools with listChanged, and logging). */
+  capabilities?: JsonObject;
+  /** The instructions of its initialize result (default: none). */
+  instructions?: string;
 }
 
 /** One upstream server process, as seen through one connection. */
@@ -82,8 +86,9 @@ export class FakeUpstream {
         this.initializeParams = message.params;
         await reply({
           protocolVersion: this.#options.protocolVersion ?? message.params?.protocolVersion ?? '2025-11-25',
-          capabilities: { tools: { listChanged: true }, logging: {} },
+          capabilities: this.#options.capabilities ?? { tools: { listChanged: true }, logging: {} },
           serverInfo: { name: 'fake', version: '1' },
+          ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
         });
         return;
       case 'tools/list':
