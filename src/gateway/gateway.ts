@@ -26,9 +26,10 @@ import type { CompositeDefinition } from '../composite/definition.js';
 import type { RunRecorder } from '../composite/run-store.js';
 import { CompositeTools } from './composite-tools.js';
 import { GatewayError } from './errors.js';
+import { firstProbesSettled } from './first-probes.js';
 import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
-import type { ProbeResult } from './probe.js';
+import type { ProbeReport, ProbeResult } from './probe.js';
 import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
 import { QuestionPolicy } from './question-policy.js';
 import { SessionLimits } from './session-limits.js';
@@ -79,6 +80,8 @@ class Gateway implements GatewayHandle {
   readonly ready: Promise<void>;
   /** Host sessions of the HTTP edge and the stand-ins, counted together under the config's caps. */
   readonly sessionLimits: SessionLimits;
+  /** Every upstream's first probe, each for at most its connect timeout: hosts' initialize (and server/discover) wait for it. */
+  #probed: Promise<void>;
   #config: NormalizedConfig;
   #options: GatewayOptions;
   #logger: Logger;
@@ -120,7 +123,9 @@ class Gateway implements GatewayHandle {
       this.#status.set(spec.name, status);
       if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
     }
-    this.ready = Promise.all(config.upstreams.map((spec) => this.#tryUpstream(spec))).then(() => undefined);
+    const firstProbes = config.upstreams.map((spec) => ({ tried: this.#tryUpstream(spec), timeoutMs: spec.connectTimeoutMs }));
+    this.ready = Promise.all(firstProbes.map((probe) => probe.tried)).then(() => undefined);
+    this.#probed = firstProbesSettled(firstProbes);
     const { maxSessions, maxSessionsPerPrincipal } = config.http;
     this.sessionLimits = new SessionLimits(
       { maxSessions, maxSessionsPerPrincipal, maxStandIns: options.maxStandIns ?? config.http.maxStandIns },
@@ -134,6 +139,7 @@ class Gateway implements GatewayHandle {
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
       instructions: () => this.#instructions(),
+      upstreamsProbed: () => this.#probed,
       roundDeadlineMs: (upstream, tool) => this.#questions.policy.for(upstream, tool).timeoutMs,
       idleTimeoutMs: config.http.sessionIdleTimeoutMs,
       logger: this.#logger,
@@ -157,6 +163,7 @@ class Gateway implements GatewayHandle {
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
       instructions: () => this.#instructions(),
+      upstreamsProbed: () => this.#probed,
       pageSize: this.#config.pageSize,
       logger: this.#logger,
       naming: this.#config.naming,
@@ -281,7 +288,7 @@ class Gateway implements GatewayHandle {
     }
     // A 2026-07-28 upstream tells its list changes on a listen stream only.
     session.listenForChanges();
-    if (status.report.state !== 'up' || status.era !== session.era) status.succeeded(probeReportOf(session));
+    if (status.report.state !== 'up' || status.era !== session.era) this.#succeeded(status, probeReportOf(session));
     this.#options.metrics?.upstreamState(spec.name, true);
     return session;
   }
@@ -296,12 +303,25 @@ class Gateway implements GatewayHandle {
         ? await shared.get().then(async (session): Promise<ProbeResult> => ({ ...probeReportOf(session), toolNames: await toolNamesOf(session) }))
         : await probeUpstream(spec, () => this.#options.openTransport(spec, 'probe'), this.#logger, status.era);
       if (toolNames) this.#toolNames.set(spec.name, toolNames);
-      status.succeeded(report);
+      this.#succeeded(status, report);
       this.#options.metrics?.upstreamState(spec.name, true);
       this.#logger.log('info', `upstream '${spec.name}' is up`, { era: report.era, protocolVersion: report.protocolVersion });
     } catch (error) {
       // A shared link's failed connect has already been recorded (and rescheduled) by #connect.
       if (!this.#shared.has(spec.name)) this.#markDown(spec, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * Records an upstream as up. When it was not up before (its first probe ran out of time, or it was down), hosts
+   * answered without it learn that the merged lists changed: list_changed for each list it offers.
+   */
+  #succeeded(status: UpstreamStatus, report: ProbeReport): void {
+    const arrived = status.report.state !== 'up';
+    status.succeeded(report);
+    if (!arrived) return;
+    for (const method of listChangesOf(report.capabilities)) {
+      for (const host of this.#sessions.values()) if (!host.closed) host.listChanged(method);
     }
   }
 
@@ -445,6 +465,12 @@ interface Attribution {
   call: PendingCall | undefined;
   /** Calls whose timeout stops while the host answers. */
   pause: number[];
+}
+
+/** The list_changed notifications for the lists an upstream offering `capabilities` adds to the merged ones. */
+function listChangesOf(capabilities: unknown): string[] {
+  if (!isObject(capabilities)) return [];
+  return (['tools', 'prompts', 'resources'] as const).filter((list) => isObject(capabilities[list])).map((list) => `notifications/${list}/list_changed`);
 }
 
 function relatedId(call: PendingCall | undefined): JsonRpcId | undefined {

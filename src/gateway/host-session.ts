@@ -54,6 +54,8 @@ export interface HostSessionEnv {
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;
+  /** Settles once every upstream's first probe ended (each bounded by its connect timeout): initialize waits for it. */
+  upstreamsProbed(): Promise<void>;
   pageSize: number;
   logger: Logger;
   /** Creates this session's links (per-session upstreams get their own; shared ones are reused). */
@@ -370,7 +372,7 @@ export class GatewayHostSession implements HostSession {
 
   async #dispatch(request: JsonRpcRequest): Promise<JsonObject | undefined> {
     const params = request.params ?? {};
-    if (request.method === 'initialize') return this.#initialize(params);
+    if (request.method === 'initialize') return this.#answerInitialize(params);
     if (request.method === 'ping') return {};
     if (!this.#init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
     const listKind = LIST_KIND_OF[request.method];
@@ -400,7 +402,25 @@ export class GatewayHostSession implements HostSession {
     }
   }
 
-  #initialize(params: JsonObject): JsonObject {
+  /**
+   * The answer to `initialize`, once every upstream's first probe ended (at most its connect timeout): with
+   * their capabilities and instructions, not the partial picture of a gateway that just started.
+   */
+  async #answerInitialize(params: JsonObject): Promise<JsonObject> {
+    const protocolVersion = this.#initialize(params);
+    await this.#env.upstreamsProbed();
+    const result: JsonObject = {
+      protocolVersion,
+      capabilities: this.#env.serverCapabilities(),
+      serverInfo: this.#env.serverInfo,
+    };
+    const instructions = this.#env.instructions();
+    if (instructions) result.instructions = instructions;
+    return result;
+  }
+
+  /** Takes the host's initialize params (its revision, capabilities, identity) and opens its links; returns the revision. */
+  #initialize(params: JsonObject): string {
     if (this.#init) throw new GatewayError('GW_ERR_ALREADY_INITIALIZED', 'Session already initialized');
     const protocolVersion = negotiateRevision(params.protocolVersion);
     this.#init = {
@@ -411,14 +431,7 @@ export class GatewayHostSession implements HostSession {
     };
     this.#links = this.#env.links(this);
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
-    const result: JsonObject = {
-      protocolVersion,
-      capabilities: this.#env.serverCapabilities(),
-      serverInfo: this.#env.serverInfo,
-    };
-    const instructions = this.#env.instructions();
-    if (instructions) result.instructions = instructions;
-    return result;
+    return protocolVersion;
   }
 
   async #list(kind: ListKind, params: JsonObject): Promise<JsonObject> {

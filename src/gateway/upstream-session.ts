@@ -417,7 +417,10 @@ export class UpstreamSession {
         this.#handlers.onRequest(this, message, related);
         return;
       }
-      if (message.method === 'notifications/progress' && this.#routeProgress(message)) return;
+      if (message.method === 'notifications/progress') {
+        this.#routeProgress(message);
+        return;
+      }
       this.#handlers.onNotification(this, message, related);
       return;
     }
@@ -454,15 +457,21 @@ export class UpstreamSession {
     return undefined;
   }
 
-  #routeProgress(message: JsonRpcNotification): boolean {
+  /**
+   * Progress goes to the call its token names (a token is our id of a call that asked for progress), and only
+   * while that call is pending: progress of a call that ended (answered, cancelled, timed out) or that never
+   * asked for any is dropped, never relayed: its host may have reused the token for another call.
+   */
+  #routeProgress(message: JsonRpcNotification): void {
     const token = message.params?.progressToken;
-    if (typeof token !== 'number') return false;
-    const entry = this.#pending.get(token);
-    if (!entry?.onProgress) return false;
+    const entry = typeof token === 'number' ? this.#pending.get(token) : undefined;
+    if (!entry?.onProgress) {
+      this.#logger.log('debug', `upstream ${this.key}: dropping progress for no call in flight`, { progressToken: token });
+      return;
+    }
     if (entry.pauses === 0) this.#arm(entry); // progress resets the request timeout
     const { progressToken: _omit, ...rest } = message.params ?? {};
     entry.onProgress(rest);
-    return true;
   }
 
   /** `outcome` is what the calls still pending count as: cancelled when we close, error when the connection ends under us. */

@@ -44,6 +44,8 @@ export interface ModernHostsOptions {
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;
+  /** Settles once every upstream's first probe ended (each bounded by its connect timeout): server/discover waits for it. */
+  upstreamsProbed(): Promise<void>;
   /** How long a round waits for the host's retry (the question timeout of that upstream and tool). */
   roundDeadlineMs(upstream: string, tool: string | undefined): number;
   /** A stand-in with no call and no listen stream for this long is closed (with its upstream sessions); 0 = never. */
@@ -107,7 +109,8 @@ export class ModernHosts {
     };
     if (this.#closed) return fail({ code: RpcCode.InternalError, message: 'The gateway is shutting down' });
     if (request.method === 'server/discover') {
-      sink.respond(resultResponse(request.id, this.#finish('server/discover', this.#discover())));
+      // Like initialize: answered with what the upstreams' first probes found.
+      void this.#options.upstreamsProbed().then(() => sink.respond(resultResponse(request.id, this.#finish('server/discover', this.#discover()))));
       return NOTHING;
     }
     if (REMOVED.has(request.method)) return fail({ code: RpcCode.MethodNotFound, message: `Method not found: ${request.method} is not part of revision 2026-07-28` });

@@ -30,6 +30,10 @@ export interface FakeUpstreamOptions {
   toolAnnotations?: Record<string, JsonObject>;
   /** The error initialize is answered with for these params, if any. */
   refuseInitialize?: (params: JsonObject | undefined) => JsonRpcErrorObject | undefined;
+  /** What the server answers initialize with (default: tools with listChanged, and logging). */
+  capabilities?: JsonObject;
+  /** The instructions of its initialize result (default: none). */
+  instructions?: string;
 }
 
 /** One upstream server process, as seen through one connection. */
@@ -89,8 +93,9 @@ export class FakeUpstream {
         }
         await reply({
           protocolVersion: this.#options.protocolVersion ?? message.params?.protocolVersion ?? '2025-11-25',
-          capabilities: { tools: { listChanged: true }, logging: {} },
+          capabilities: this.#options.capabilities ?? { tools: { listChanged: true }, logging: {} },
           serverInfo: { name: 'fake', version: '1' },
+          ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
         });
         return;
       }

@@ -6,6 +6,8 @@ export const SWITCHBOARD_BIN = fileURLToPath(new URL('../../../bin/switchboard.m
 export const INCIDENT_DESK_BIN = fileURLToPath(new URL('../../../bin/incident-desk.mjs', import.meta.url));
 export const LAB_UPSTREAM_MAIN = fileURLToPath(new URL('../../fixtures/lab-upstream/main.ts', import.meta.url));
 export const SSE_UPSTREAM_MAIN = fileURLToPath(new URL('../../fixtures/sse-upstream/main.ts', import.meta.url));
+export const CONFORMANCE_UPSTREAM_MAIN = fileURLToPath(new URL('../../fixtures/conformance-upstream/main.ts', import.meta.url));
+export const SLOW_START_MAIN = fileURLToPath(new URL('../../fixtures/shared/slow-start.ts', import.meta.url));
 export const WIRE_DOCS_DIR = fileURLToPath(new URL('../../../docs/wire/', import.meta.url));
 
 /** Node flags that let a child run the TypeScript fixtures directly. */
