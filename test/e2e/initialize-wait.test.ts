@@ -1,18 +1,20 @@
 /**
  * @module e2e/initialize-wait.test: upstreams that take a moment to start. A host's `initialize` sent before their first
  * probe ended (`switchboard stdio` at once; `serve` while /healthz still says 503) is answered once it did: with the
- * upstreams' capabilities (`resources.subscribe`) and instructions, not a partial picture.
+ * upstreams' capabilities (`resources.subscribe`) and instructions, not a partial picture. One that comes up later
+ * still tells the host its lists changed.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { spawnReady } from './harness/child.js';
-import { gatewayEnv, type Health, writeConfigFile } from './harness/gateway.js';
+import { gatewayEnv, type Health, startGateway, writeConfigFile } from './harness/gateway.js';
 import { CONFORMANCE_UPSTREAM_MAIN, LAB_UPSTREAM_MAIN, REPO_ROOT, SLOW_START_MAIN, SWITCHBOARD_BIN, TSX_FLAGS } from './harness/paths.js';
 import { freePort } from './harness/ports.js';
 import { RawHost } from './harness/raw-host.js';
 import { connectSdkStdio } from './harness/sdk-host.js';
-import type { UpstreamEntry } from './harness/upstreams.js';
+import { toolNames } from './harness/tool-results.js';
+import { startIncidentDeskHttp, streamableHttpUpstream, type UpstreamEntry } from './harness/upstreams.js';
 
 /** How long each upstream process waits before it serves: far longer than the gateway takes to read the host's initialize. */
 const START_DELAY_MS = 2_500;
@@ -71,4 +73,21 @@ test('serve: initialize sent while /healthz is not ready yet is answered with wh
   const result = host.initializeResult;
   assertComplete(result.capabilities as Record<string, unknown> | undefined, result.instructions as string | undefined);
   await starting;
+});
+
+test('serve: an upstream that comes up after the host initialized brings notifications/tools/list_changed, and its tools follow', async (t) => {
+  const port = await freePort();
+  // Nothing listens at the desk's address yet: its first probe fails, and it is retried with backoff.
+  const gateway = await startGateway({ upstreams: { remote: streamableHttpUpstream(`http://127.0.0.1:${port}/mcp`) }, retry: { initialDelay: '200ms', maxDelay: '1s' } });
+  t.after(() => gateway.stop());
+  const host = await RawHost.connect(gateway.url);
+  t.after(() => host.close());
+  assert.deepEqual(toolNames(await host.call(1, 'tools/list')), []);
+  const standalone = await host.openGetStream();
+
+  const desk = await startIncidentDeskHttp(`127.0.0.1:${port}`);
+  t.after(() => desk.stop());
+  const changed = await standalone.until((message) => message.method === 'notifications/tools/list_changed', 30_000);
+  assert.equal(changed.method, 'notifications/tools/list_changed');
+  assert.deepEqual(toolNames(await host.call(2, 'tools/list')).sort(), ['restart_service', 'summarize_incident']);
 });
