@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { HttpSettings } from '../config/types.js';
 import { createGateway } from '../gateway/gateway.js';
 import { silentLogger } from '../gateway/logger.js';
+import type { ToolHandler } from '../gateway/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../gateway/testing/fake-upstream.js';
 import { config, spec } from '../gateway/testing/gateway-doubles.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -20,8 +21,8 @@ import { createMcpHttpHandler } from './mcp-handler.js';
 import { BASE, initializeBody, mcpPost, readSse } from './testing/sse.js';
 import { testHttpSettings } from './testing/http-settings.js';
 
-async function setup(http: Partial<HttpSettings>) {
-  const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'echo' }] }) });
+async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHandler> = {}) {
+  const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'echo' }] }), ...tools });
   const cfg = config([spec('desk')]);
   cfg.http = { ...cfg.http, ...http };
   const registry = new MetricsRegistry();
@@ -217,4 +218,25 @@ test('a legacy /sse session with a message flowing is not idle', async (t) => {
     const answer = await reader.nextMessage();
     assert.equal(answer?.id, i);
   }
+});
+
+test('item 16: a legacy /sse session with a call in flight is not idle, however long the call takes', async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const edge = await setup({ sessionIdleTimeoutMs: 100 }, { hold: async () => (await held, { content: [{ type: 'text', text: 'done' }] }) });
+  t.after(() => edge.close());
+  const reader = readSse(await openSse(edge.handle));
+  const path = String((await reader.next())?.data);
+  const post = (message: unknown) => edge.handle(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) }));
+  assert.equal((await post(initializeBody(0, '2024-11-05'))).status, 202);
+  assert.equal((await reader.nextMessage())?.id, 0);
+  assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+  assert.equal((await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hold', arguments: {} } })).status, 202);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(edge.metric('switchboard_host_sessions_active{transport="sse"}'), 1, 'the session with a call in flight is still open');
+  release();
+  const answer = await reader.nextMessage();
+  assert.equal(answer?.id, 1);
+  assert.deepEqual((answer?.result as { content: unknown }).content, [{ type: 'text', text: 'done' }]);
+  assert.ok(await within(reader.rest(), 5000), 'idle again, the session ends');
 });
