@@ -109,6 +109,7 @@ test('at http.maxSessions the least recently used idle session is closed to make
   assert.equal(await pingStatus(edge.handle, first), 200);
   assert.equal(await pingStatus(edge.handle, third), 200);
   assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 1);
+  assert.equal(edge.metric('switchboard_host_sessions_open{kind="streamable-http"}'), 2);
 });
 
 test('at http.maxSessions with every session busy a new one gets 503 with Retry-After, and the open ones keep working', async (t) => {
@@ -156,8 +157,9 @@ test('legacy /sse sessions and 2026-07-28 stand-ins count towards the same cap',
   // The stand-in is idle now, so a new /sse session takes its place in turn.
   const again = await openSse(edge.handle);
   assert.equal(again.status, 200);
-  await again.body?.cancel();
   assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
+  assert.deepEqual(['streamable-http', 'sse', 'stand-in'].map((kind) => edge.metric(`switchboard_host_sessions_open{kind="${kind}"}`)), [1, 1, 0]);
+  await again.body?.cancel();
 });
 
 test('a 2026-07-28 request refused at the cap gets 503 with Retry-After and its JSON-RPC error body', async (t) => {
