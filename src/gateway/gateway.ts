@@ -53,7 +53,7 @@ export interface GatewayOptions {
    */
   questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
-  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionEvicted' | 'sessionRefused'>;
+  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
   /**
    * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
    * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
@@ -129,7 +129,11 @@ class Gateway implements GatewayHandle {
     const { maxSessions, maxSessionsPerPrincipal } = config.http;
     this.sessionLimits = new SessionLimits(
       { maxSessions, maxSessionsPerPrincipal, maxStandIns: options.maxStandIns ?? config.http.maxStandIns },
-      { evicted: (kind) => options.metrics?.sessionEvicted(kind), refused: (kind) => options.metrics?.sessionRefused(kind) },
+      {
+        counted: (kind, delta) => options.metrics?.sessionCounted(kind, delta),
+        evicted: (kind) => options.metrics?.sessionEvicted(kind),
+        refused: (kind) => options.metrics?.sessionRefused(kind),
+      },
     );
     this.#modern = new ModernHosts({
       openSession: (channel, hooks) => this.#openHostSession(channel, hooks),

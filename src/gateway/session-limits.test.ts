@@ -28,16 +28,17 @@ function session(principal: string, { idle = true, kind = 'streamable-http' as S
 function limits(caps: { maxSessions?: number; maxSessionsPerPrincipal?: number; maxStandIns?: number } = {}) {
   const evicted: SessionKind[] = [];
   const refused: SessionKind[] = [];
+  const counted = new Map<SessionKind, number>();
   const owner = new SessionLimits(
     { maxSessions: caps.maxSessions ?? 10, maxSessionsPerPrincipal: caps.maxSessionsPerPrincipal ?? 10, maxStandIns: caps.maxStandIns ?? 10 },
-    { evicted: (kind) => evicted.push(kind), refused: (kind) => refused.push(kind) },
+    { evicted: (kind) => evicted.push(kind), refused: (kind) => refused.push(kind), counted: (kind, delta) => counted.set(kind, (counted.get(kind) ?? 0) + delta) },
   );
   const admitted = (probe: Probe): SessionSlot => {
     const slot = owner.admit(probe);
     assert.ok(slot, `${probe.principal} admitted`);
     return slot;
   };
-  return { owner, evicted, refused, admitted };
+  return { owner, evicted, refused, counted, admitted };
 }
 
 test('at the total cap the least recently used idle session is closed to make room', () => {
@@ -69,15 +70,17 @@ test('at a cap with no idle session the new one is refused and nothing is closed
 });
 
 test('a released slot frees its place, once; touching a released slot counts nothing', () => {
-  const { owner, admitted } = limits({ maxSessions: 1 });
+  const { owner, counted, admitted } = limits({ maxSessions: 1 });
   const slot = admitted(session('a', { idle: false }));
   assert.equal(owner.admit(session('b')), undefined);
   slot.release();
   slot.release();
   slot.touch();
   assert.equal(owner.open, 0);
-  admitted(session('b'));
+  assert.equal(counted.get('streamable-http'), 0);
+  admitted(session('b', { kind: 'sse' }));
   assert.equal(owner.open, 1);
+  assert.deepEqual([...counted], [['streamable-http', 0], ['sse', 1]]);
 });
 
 test("the per-principal cap closes that principal's own idle session, never another principal's", () => {

@@ -23,8 +23,10 @@ export interface SessionCaps {
   maxStandIns: number;
 }
 
-/** Where evictions and refusals are counted (the metrics). */
+/** Where the count, evictions and refusals are shown (the metrics). */
 export interface SessionLimitEvents {
+  /** A session was counted (admitted) or left the count (released or evicted). */
+  counted?(kind: SessionKind, delta: 1 | -1): void;
   evicted?(kind: SessionKind): void;
   refused?(kind: SessionKind): void;
 }
@@ -79,6 +81,7 @@ export class SessionLimits {
     mine.add(session);
     this.#byPrincipal.set(session.principal, mine);
     if (session.kind === 'stand-in') this.#standIns.add(session);
+    this.#events.counted?.(session.kind, 1);
     return { touch: () => this.#touch(session), release: () => this.#remove(session) };
   }
 
@@ -112,6 +115,7 @@ export class SessionLimits {
     const mine = this.#byPrincipal.get(session.principal);
     mine?.delete(session);
     if (mine?.size === 0) this.#byPrincipal.delete(session.principal);
+    this.#events.counted?.(session.kind, -1);
   }
 }
 

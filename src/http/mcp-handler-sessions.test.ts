@@ -138,6 +138,17 @@ describe('HTTP host sessions', () => {
     await eventually(() => gateway.last.closed, 'the session without its stream to close');
   });
 
+  it('item 16: messages flowing from the gateway keep a session alive; once they stop it can go idle', async () => {
+    const { gateway, handle } = setup(100);
+    await openTestSession(handle);
+    for (let i = 0; i < 10; i++) {
+      await sleep(40);
+      gateway.last.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } });
+    }
+    assert.equal(gateway.last.closed, false, 'a session with notifications flowing is not idle');
+    await eventually(() => gateway.last.closed, 'the quiet session to close');
+  });
+
   it('never closes idle sessions when sessionIdleTimeoutMs is 0', async () => {
     const { gateway, handle } = setup(0);
     const { headers } = await openTestSession(handle);

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { HttpSettings } from '../config/types.js';
 import { createGateway } from '../gateway/gateway.js';
 import { silentLogger } from '../gateway/logger.js';
+import type { ToolHandler } from '../gateway/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../gateway/testing/fake-upstream.js';
 import { config, spec } from '../gateway/testing/gateway-doubles.js';
 import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -20,8 +21,8 @@ import { createMcpHttpHandler } from './mcp-handler.js';
 import { BASE, initializeBody, mcpPost, readSse } from './testing/sse.js';
 import { testHttpSettings } from './testing/http-settings.js';
 
-async function setup(http: Partial<HttpSettings>) {
-  const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'echo' }] }) });
+async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHandler> = {}) {
+  const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'echo' }] }), ...tools });
   const cfg = config([spec('desk')]);
   cfg.http = { ...cfg.http, ...http };
   const registry = new MetricsRegistry();
@@ -108,6 +109,7 @@ test('at http.maxSessions the least recently used idle session is closed to make
   assert.equal(await pingStatus(edge.handle, first), 200);
   assert.equal(await pingStatus(edge.handle, third), 200);
   assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 1);
+  assert.equal(edge.metric('switchboard_host_sessions_open{kind="streamable-http"}'), 2);
 });
 
 test('at http.maxSessions with every session busy a new one gets 503 with Retry-After, and the open ones keep working', async (t) => {
@@ -155,8 +157,9 @@ test('legacy /sse sessions and 2026-07-28 stand-ins count towards the same cap',
   // The stand-in is idle now, so a new /sse session takes its place in turn.
   const again = await openSse(edge.handle);
   assert.equal(again.status, 200);
-  await again.body?.cancel();
   assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
+  assert.deepEqual(['streamable-http', 'sse', 'stand-in'].map((kind) => edge.metric(`switchboard_host_sessions_open{kind="${kind}"}`)), [1, 1, 0]);
+  await again.body?.cancel();
 });
 
 test('a 2026-07-28 request refused at the cap gets 503 with Retry-After and its JSON-RPC error body', async (t) => {
@@ -217,4 +220,25 @@ test('a legacy /sse session with a message flowing is not idle', async (t) => {
     const answer = await reader.nextMessage();
     assert.equal(answer?.id, i);
   }
+});
+
+test('item 16: a legacy /sse session with a call in flight is not idle, however long the call takes', async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const edge = await setup({ sessionIdleTimeoutMs: 100 }, { hold: async () => (await held, { content: [{ type: 'text', text: 'done' }] }) });
+  t.after(() => edge.close());
+  const reader = readSse(await openSse(edge.handle));
+  const path = String((await reader.next())?.data);
+  const post = (message: unknown) => edge.handle(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) }));
+  assert.equal((await post(initializeBody(0, '2024-11-05'))).status, 202);
+  assert.equal((await reader.nextMessage())?.id, 0);
+  assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+  assert.equal((await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hold', arguments: {} } })).status, 202);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(edge.metric('switchboard_host_sessions_active{transport="sse"}'), 1, 'the session with a call in flight is still open');
+  release();
+  const answer = await reader.nextMessage();
+  assert.equal(answer?.id, 1);
+  assert.deepEqual((answer?.result as { content: unknown }).content, [{ type: 'text', text: 'done' }]);
+  assert.ok(await within(reader.rest(), 5000), 'idle again, the session ends');
 });

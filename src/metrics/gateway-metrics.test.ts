@@ -126,8 +126,14 @@ test('host sessions by transport, and upstreams up or down', () => {
   assert.equal(value('switchboard_upstreams_up{upstream="remote"}'), 0);
 });
 
-test('host sessions closed to make room and refused at the session caps, by kind', () => {
+test('host sessions open, closed to make room and refused under the session caps, by kind', () => {
   const { metrics, value } = setup();
+  metrics.sessionCounted('sse', 1);
+  metrics.sessionCounted('sse', 1);
+  metrics.sessionCounted('stand-in', 1);
+  metrics.sessionCounted('sse', -1);
+  assert.equal(value('switchboard_host_sessions_open{kind="sse"}'), 1);
+  assert.equal(value('switchboard_host_sessions_open{kind="stand-in"}'), 1);
   metrics.sessionEvicted('sse');
   metrics.sessionEvicted('sse');
   metrics.sessionRefused('stand-in');

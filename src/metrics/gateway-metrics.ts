@@ -26,7 +26,9 @@ export interface GatewayMetrics {
   /** A host session opened or closed on a host transport (`streamable-http`, `sse`, `stdio`). */
   sessionOpened(transport: string): void;
   sessionClosed(transport: string): void;
-  /** A host session of `kind` (`streamable-http`, `sse`, `stand-in`) was closed to make room under the session caps. */
+  /** A host session of `kind` (`streamable-http`, `sse`, `stand-in`) entered (+1) or left (-1) the count the session caps apply to. */
+  sessionCounted(kind: string, delta: 1 | -1): void;
+  /** A host session of `kind` was closed to make room under the session caps. */
   sessionEvicted(kind: string): void;
   /** A new host session of `kind` was refused: a session cap was reached and no session was idle. */
   sessionRefused(kind: string): void;
@@ -67,6 +69,11 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     name: 'switchboard_host_sessions_active',
     help: 'Host sessions open now, by host transport.',
     labelNames: ['transport'],
+  });
+  const sessionsOpen = registry.gauge({
+    name: 'switchboard_host_sessions_open',
+    help: 'Host sessions counted under http.maxSessions now (sessionful HTTP, legacy /sse, 2026-07-28 stand-ins), by kind.',
+    labelNames: ['kind'],
   });
   const sessionsEvicted = registry.counter({
     name: 'switchboard_host_sessions_evicted_total',
@@ -122,6 +129,10 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     },
     sessionClosed(transport) {
       sessionsActive.dec({ transport });
+    },
+    sessionCounted(kind, delta) {
+      if (delta > 0) sessionsOpen.inc({ kind });
+      else sessionsOpen.dec({ kind });
     },
     sessionEvicted(kind) {
       sessionsEvicted.inc({ kind });
