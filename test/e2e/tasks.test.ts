@@ -15,8 +15,8 @@ import { toolText } from './harness/tool-results.js';
 
 const TASKS_UPSTREAM_MAIN = fileURLToPath(new URL('../fixtures/tasks-upstream/main.ts', import.meta.url));
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-/** A host that can take tasks (client side: list and cancel). */
-const TASK_HOST = { capabilities: { tasks: { list: {}, cancel: {} } } };
+/** A host that can take tasks (client side: list and cancel) and answer form elicitations. */
+const TASK_HOST = { capabilities: { tasks: { list: {}, cancel: {} }, elicitation: {} } };
 
 function tasksUpstream(sharing: 'shared' | 'per-session'): Record<string, unknown> {
   return { command: process.execPath, args: [...TSX_FLAGS, TASKS_UPSTREAM_MAIN], cwd: REPO_ROOT, sharing };
@@ -87,7 +87,9 @@ describe('MCP Tasks (2025-11-25): relayed for hosts that declared them, hidden f
   });
 
   test('a host with tasks: the task-only tools are listed, a task call creates a task it can read', async () => {
-    assert.deepEqual(toolNames(await withTasks.call(10, 'tools/list')).sort(), ['jobs_echo', 'jobs_hold', 'jobs_report', 'more_echo', 'more_hold', 'more_report']);
+    assert.deepEqual(toolNames(await withTasks.call(10, 'tools/list')).sort(), [
+      'jobs_confirm', 'jobs_echo', 'jobs_hold', 'jobs_report', 'more_confirm', 'more_echo', 'more_hold', 'more_report',
+    ]);
     const created = taskOf(await withTasks.call(11, 'tools/call', { name: 'jobs_report', arguments: { text: 'quarterly' }, task: { ttl: 60_000 } }));
     const status = await ownerStream.until(statusFor(created.taskId));
     assert.equal(status.params?.status, 'completed');
@@ -106,6 +108,19 @@ describe('MCP Tasks (2025-11-25): relayed for hosts that declared them, hidden f
     const listed = await withTasks.call(16, 'tasks/list');
     const ids = ((listed.result?.tasks ?? []) as { taskId: string }[]).map((task) => task.taskId);
     assert.deepEqual(ids.sort(), [created.taskId, second.taskId].sort());
+  });
+
+  test("a task's question comes on the stream of its tasks/result, naming the task as the host knows it", async () => {
+    const created = taskOf(await withTasks.call(40, 'tools/call', { name: 'more_confirm', arguments: { message: 'Ship it?' }, task: {} }));
+    await ownerStream.until((message) => statusFor(created.taskId)(message) && message.params?.status === 'input_required');
+    const stream = await withTasks.request({ jsonrpc: '2.0', id: 41, method: 'tasks/result', params: { taskId: created.taskId } });
+    const question = await stream.until((message) => message.method === 'elicitation/create');
+    assert.equal(question.params?.message, 'Ship it?');
+    assert.deepEqual((question.params?._meta as Record<string, unknown>)[RELATED_TASK], { taskId: created.taskId });
+    assert.equal((await withTasks.answer(question.id, { action: 'accept', content: { ok: true } })).status, 202);
+    const result = await stream.until((message) => message.id === 41);
+    assert.equal(toolText(result), 'confirmed: accept');
+    assert.deepEqual((result.result?._meta as Record<string, unknown>)[RELATED_TASK], { taskId: created.taskId });
   });
 
   test('another host can neither read, list nor cancel those tasks, nor hear their status', async () => {
