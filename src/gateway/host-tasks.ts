@@ -5,7 +5,7 @@
 
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { relatedTaskId, withRelatedTaskId } from '../protocol/tasks.js';
+import { createdTaskId, relatedTaskId, withRelatedTaskId } from '../protocol/tasks.js';
 import { MAX_PAGES } from './catalog.js';
 import { GatewayError } from './errors.js';
 import type { UpstreamSession } from './upstream-session.js';
@@ -68,8 +68,8 @@ export class HostTasks {
 
   /** A CreateTaskResult (`{task}`) as this host sees it: the task adopted under a host id. */
   createdToHost(upstream: UpstreamSession, result: JsonObject): JsonObject {
-    if (!isObject(result.task) || typeof result.task.taskId !== 'string') return result;
-    return { ...result, task: { ...result.task, taskId: this.adopt(upstream, result.task.taskId) } };
+    const taskId = createdTaskId(result);
+    return taskId === undefined ? result : { ...result, task: { ...(result.task as JsonObject), taskId: this.adopt(upstream, taskId) } };
   }
 
   /** A result or params whose `_meta[related-task]` names one of this host's tasks, renamed for the host. */
