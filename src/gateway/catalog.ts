@@ -30,12 +30,14 @@ const CAPABILITY_FOR: Record<ListKind, string> = {
 };
 
 /** Upper bound on pages fetched from one upstream for one list (guards against cursor loops). */
-const MAX_PAGES = 1000;
+export const MAX_PAGES = 1000;
 
 export interface Route {
   link: UpstreamLink;
   /** The name the upstream knows (tools, prompts) or the URI / URI template (resources). */
   name: string;
+  /** A tool or prompt as its upstream listed it. */
+  item?: JsonObject;
 }
 
 export interface CatalogOptions {
@@ -192,7 +194,7 @@ export class Catalog {
       const entry = byUpstream.get(upstream);
       const item = entry?.named.find((n) => n.exposedName === name);
       if (!entry || !item) continue;
-      routes.set(exposedName, { link: entry.link, name: item.original });
+      routes.set(exposedName, { link: entry.link, name: item.original, item: item.tool });
       list.push(exposedName === item.original ? item.tool : { ...item.tool, name: exposedName });
     }
     this.#routes[kind] = routes;

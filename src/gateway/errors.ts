@@ -31,6 +31,7 @@ export const GatewayErrorCode = {
   GW_ERR_REQUEST_STATE_REJECTED: 'GW_ERR_REQUEST_STATE_REJECTED',
   GW_ERR_REQUEST_STATE_BUSY: 'GW_ERR_REQUEST_STATE_BUSY',
   GW_ERR_HOST_LIMIT: 'GW_ERR_HOST_LIMIT',
+  GW_ERR_UNKNOWN_TASK: 'GW_ERR_UNKNOWN_TASK',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -62,6 +63,7 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_REQUEST_STATE_REJECTED: RpcCode.InvalidParams,
   GW_ERR_REQUEST_STATE_BUSY: RpcCode.InternalError,
   GW_ERR_HOST_LIMIT: RpcCode.InternalError,
+  GW_ERR_UNKNOWN_TASK: RpcCode.InvalidParams,
 };
 
 /** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */

@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { QuestionBroker } from '../broker/broker.js';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
 import { gatewayServerCapabilities } from '../protocol/capabilities.js';
+import { gatewayTaskCapabilities } from '../protocol/tasks.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
@@ -166,6 +167,7 @@ class Gateway implements GatewayHandle {
     const session = new GatewayHostSession(id, channel, {
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
+      taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
       instructions: () => this.#instructions(),
       upstreamsProbed: () => this.#probed,
       pageSize: this.#config.pageSize,
@@ -343,8 +345,12 @@ class Gateway implements GatewayHandle {
   }
 
   #serverCapabilities(): JsonObject {
-    const known = [...this.#status.values()].map((s) => s.report.capabilities).filter(isObject);
-    return gatewayServerCapabilities(known);
+    return gatewayServerCapabilities(this.#upstreamCapabilities());
+  }
+
+  /** What each upstream offered when last seen. */
+  #upstreamCapabilities(): JsonObject[] {
+    return [...this.#status.values()].map((s) => s.report.capabilities).filter(isObject);
   }
 
   #instructions(): string | undefined {
@@ -440,6 +446,13 @@ class Gateway implements GatewayHandle {
         for (const host of this.#hostsOf(upstream)) {
           if (host.withdrawQuestion(upstream, params.requestId, params.reason)) return;
         }
+        return;
+      case 'notifications/tasks/status':
+        // Only to the host whose task it is (shared upstreams included), under that host's id for it.
+        for (const host of this.#hostsOf(upstream)) {
+          if (host.taskStatus(upstream, message)) return;
+        }
+        this.#logger.log('debug', `dropping ${message.method} from upstream '${upstream.spec.name}': no host session has task ${JSON.stringify(params.taskId)}`);
         return;
       case 'notifications/elicitation/complete': {
         // Only to the host that received that elicitation (shared upstreams included); anyone else must never see it.

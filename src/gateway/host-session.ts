@@ -26,11 +26,13 @@ import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { withoutModernResultFields } from '../protocol/result-type.js';
 import { LATEST_LEGACY_REVISION, negotiateRevision } from '../protocol/revisions.js';
+import { hostTakesTasks, isTaskOnlyTool, relatedTaskId, upstreamRunsToolTasks, withoutTaskParam, withRelatedTaskId } from '../protocol/tasks.js';
 import type { ListKind, Route } from './catalog.js';
 import { Catalog, fetchAll } from './catalog.js';
 import type { HostChannel, HostSession, ResponseCheck } from './contracts.js';
 import { eraChangeOf } from './era-probe.js';
 import { GatewayError, toProtocolError } from './errors.js';
+import { HostTasks, listUpstreamTasks } from './host-tasks.js';
 import { carryInputRequired } from './input-call.js';
 import type { Logger } from './logger.js';
 import { paginate } from './pagination.js';
@@ -53,6 +55,8 @@ import { downgradeResult } from '../translation/result-downgrade.js';
 export interface HostSessionEnv {
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
+  /** The `tasks` capability offered to a host that takes tasks (2025-11-25): what the upstreams offer; undefined for none. */
+  taskCapabilities?(): JsonObject | undefined;
   instructions(): string | undefined;
   /** Settles once every upstream's first probe ended (each bounded by its connect timeout): initialize waits for it. */
   upstreamsProbed(): Promise<void>;
@@ -150,6 +154,10 @@ export class GatewayHostSession implements HostSession {
   /** Input schemas of the merged tools as last listed (for Mcp-Param-* headers). */
   #toolSchemas = new Map<string, JsonObject>();
   #logLevel: string | undefined;
+  /** Whether this host takes tasks (2025-11-25, declared): else task-only tools are hidden and `task` is stripped. */
+  #takesTasks = false;
+  /** The tasks this host created, under host task ids of this session's own. */
+  #tasks = new HostTasks();
 
   constructor(id: string, channel: HostChannel, env: HostSessionEnv) {
     this.id = id;
@@ -313,7 +321,8 @@ export class GatewayHostSession implements HostSession {
    * and decides who answers (this host, translated for its revision; an operator; both; nobody).
    */
   deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
-    this.#relay.deliverQuestion(upstream, request, route);
+    // A question of one of this host's tasks names the task as the host knows it.
+    this.#relay.deliverQuestion(upstream, this.#tasks.requestToHost(upstream, request), route);
   }
 
   /** Calls of an upstream session that have a question open with this host or its operators. */
@@ -329,6 +338,18 @@ export class GatewayHostSession implements HostSession {
   /** Drops questions of an upstream session that went away, telling the host they are void. */
   upstreamClosed(upstream: QuestionAsker): void {
     this.#relay.upstreamClosed(upstream);
+    this.#tasks.dropUpstream(upstream);
+  }
+
+  /**
+   * An upstream's `notifications/tasks/status`: relayed (the task named as this host knows it) when the task is
+   * this host's. Returns whether it was.
+   */
+  taskStatus(upstream: UpstreamSession, message: JsonRpcNotification): boolean {
+    const shown = this.#takesTasks ? this.#tasks.taskToHost(upstream, message.params ?? {}) : undefined;
+    if (!shown) return false;
+    this.forward(notification(message.method, shown));
+    return true;
   }
 
   /** Forwards an upstream notification to this host (on the stream of the call it belongs to, if any). */
@@ -380,7 +401,7 @@ export class GatewayHostSession implements HostSession {
     switch (request.method) {
       case 'tools/call':
         if (this.#env.composites?.has(params.name)) return this.#runComposite(request, params.name as string);
-        return this.#call(request, await this.#requireCatalog().routeNamed('tools', params.name), 'name');
+        return this.#call(request, await this.#toolRoute(params.name), 'name');
       case 'prompts/get':
         return this.#call(request, await this.#requireCatalog().routeNamed('prompts', params.name), 'name');
       case 'resources/read':
@@ -397,9 +418,66 @@ export class GatewayHostSession implements HostSession {
         return this.#complete(request);
       case 'logging/setLevel':
         return this.#setLevel(params);
-      default:
-        throw new GatewayError('GW_ERR_METHOD_NOT_FOUND', `Method not found: ${request.method}`);
+      case 'tasks/get':
+      case 'tasks/result':
+      case 'tasks/cancel':
+        if (this.#takesTasks) return this.#taskRequest(request, params);
+        break;
+      case 'tasks/list':
+        if (this.#takesTasks) return this.#listTasks(params);
+        break;
     }
+    throw new GatewayError('GW_ERR_METHOD_NOT_FOUND', `Method not found: ${request.method}`);
+  }
+
+  /** The route of a tool the host named; a task-only tool is unknown to a host that takes no tasks (it is not listed). */
+  async #toolRoute(name: unknown): Promise<Route> {
+    const route = await this.#requireCatalog().routeNamed('tools', name);
+    if (!this.#takesTasks && route.item && isTaskOnlyTool(route.item)) throw new GatewayError('GW_ERR_UNKNOWN_TOOL', `Unknown tool: ${String(name)}`);
+    return route;
+  }
+
+  /**
+   * tasks/get, tasks/result, tasks/cancel of one of this host's tasks: to the upstream session that runs it, under
+   * the upstream's id; the answer names the task as the host knows it. tasks/result waits as long as the task runs
+   * (no request timeout: the host can cancel it).
+   */
+  async #taskRequest(request: JsonRpcRequest, params: JsonObject): Promise<JsonObject> {
+    const route = this.#tasks.route(params.taskId);
+    const hostId = route.hostId;
+    const upstreamParams = { ...params, taskId: route.taskId };
+    let result: JsonObject;
+    try {
+      result = await this.#forwardOnce(request, route.upstream, upstreamParams, undefined, request.method === 'tasks/result' ? 0 : undefined);
+    } catch (error) {
+      if (error instanceof TransportError) {
+        throw new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${route.upstream.spec.name}' is unavailable: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
+    if (request.method === 'tasks/result') return relatedTaskId(result) === undefined ? result : withRelatedTaskId(result, hostId);
+    return { ...result, taskId: hostId };
+  }
+
+  /** tasks/list: this host's tasks on every upstream that lists tasks, under the host's ids, paginated by the gateway. */
+  async #listTasks(params: JsonObject): Promise<JsonObject> {
+    const tasks: JsonObject[] = [];
+    for (const upstream of this.#tasks.upstreams()) {
+      const offered = upstream.serverCapabilities.tasks;
+      if (!isObject(offered) || !isObject(offered.list)) continue;
+      try {
+        const listed = await listUpstreamTasks(upstream);
+        for (const task of listed.tasks) {
+          const shown = this.#tasks.taskToHost(upstream, task);
+          if (shown) tasks.push(shown);
+        }
+        if (listed.complete) this.#tasks.keepOnly(upstream, new Set(listed.tasks.map((task) => String(task.taskId))));
+      } catch (error) {
+        this.#env.logger.log('warn', `skipping upstream '${upstream.spec.name}' in tasks/list`, { session: this.id, error: String(error) });
+      }
+    }
+    const page = paginate(tasks, params.cursor, this.#env.pageSize);
+    return { tasks: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
   /**
@@ -409,9 +487,10 @@ export class GatewayHostSession implements HostSession {
   async #answerInitialize(params: JsonObject): Promise<JsonObject> {
     const protocolVersion = this.#initialize(params);
     await this.#env.upstreamsProbed();
+    const tasks = this.#takesTasks ? this.#env.taskCapabilities?.() : undefined;
     const result: JsonObject = {
       protocolVersion,
-      capabilities: this.#env.serverCapabilities(),
+      capabilities: { ...this.#env.serverCapabilities(), ...(tasks ? { tasks } : {}) },
       serverInfo: this.#env.serverInfo,
     };
     const instructions = this.#env.instructions();
@@ -429,6 +508,8 @@ export class GatewayHostSession implements HostSession {
       // Only the schema's fields, bounded: the host's object as sent never reaches an upstream.
       clientInfo: boundedClientInfo(params.clientInfo),
     };
+    // A 2026-07-28 host's stand-in never takes them: its revision has Tasks as an extension only.
+    this.#takesTasks = hostTakesTasks(this.#init.capabilities, protocolVersion) && !this.#env.modern;
     this.#links = this.#env.links(this);
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
     return protocolVersion;
@@ -443,6 +524,8 @@ export class GatewayHostSession implements HostSession {
       const names = new Set(own.map((tool) => tool.name));
       items = [...items.filter((tool) => !names.has(tool.name)), ...own];
     }
+    // A host that takes no tasks could never call a task-only tool.
+    if (kind === 'tools' && !this.#takesTasks) items = items.filter((tool) => !isTaskOnlyTool(tool));
     if (kind === 'tools') this.#noteToolSchemas(items);
     const page = paginate(items, params.cursor, this.#env.pageSize);
     const result: JsonObject = { [kind]: page.items };
@@ -515,7 +598,7 @@ export class GatewayHostSession implements HostSession {
     }
   }
 
-  async #forwardOnce(request: JsonRpcRequest, session: UpstreamSession, params: JsonObject, step?: StepCall): Promise<JsonObject> {
+  async #forwardOnce(request: JsonRpcRequest, session: UpstreamSession, params: JsonObject, step?: StepCall, requestTimeoutMs?: number): Promise<JsonObject> {
     // A composite's step is the host's call as far as the upstream's questions go: they travel on the composite's stream.
     const streamId = step?.streamId ?? request.id;
     const meta = isObject(params._meta) ? params._meta : undefined;
@@ -526,6 +609,9 @@ export class GatewayHostSession implements HostSession {
       outParams = { ...params, _meta: rest };
       if (Object.keys(rest).length === 0) delete outParams._meta;
     }
+    // A tool call runs as a task only when this host takes tasks and the upstream runs them; else as a plain call.
+    const asTask = request.method === 'tools/call' && 'task' in params && this.#takesTasks && session.era === 'legacy' && upstreamRunsToolTasks(session.serverCapabilities);
+    if (request.method === 'tools/call' && !asTask) outParams = withoutTaskParam(outParams);
     const key = keyOf(request.id);
     const tool = request.method === 'tools/call' && typeof request.params?.name === 'string' && typeof params.name === 'string'
       ? { host: request.params.name, upstream: params.name }
@@ -544,6 +630,8 @@ export class GatewayHostSession implements HostSession {
           : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
       onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, abort, ...(tool ? { tool } : {}) }),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
+      // The task is known before the upstream's first status notification of it is handled.
+      ...(asTask ? { onResult: (result: JsonObject) => this.#tasks.createdToHost(session, result) } : {}),
       ...(envelope ? { envelope } : {}),
       ...(paramHeaders && Object.keys(paramHeaders).length > 0 ? { headers: paramHeaders } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
@@ -552,8 +640,8 @@ export class GatewayHostSession implements HostSession {
     const stop = () => this.#cancelFlight(key, 'the composite step was stopped');
     step?.signal.addEventListener('abort', stop, { once: true });
     try {
-      const result = await session.request(request.method, outParams, options(step?.timeoutMs));
-      if (session.era === 'legacy') return result;
+      const result = await session.request(request.method, outParams, options(step?.timeoutMs ?? requestTimeoutMs));
+      if (session.era === 'legacy') return asTask ? this.#tasks.createdToHost(session, result) : result;
       if (result.resultType === 'input_required' && this.#env.modern && this.#init) {
         const relayed = await this.#env.modern.relayInputRequired({
           upstream: session.spec.name,

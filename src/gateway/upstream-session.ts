@@ -51,6 +51,8 @@ export interface CallOptions {
    * handled (the promise rejects a microtask later): what it tells must be known by then.
    */
   onErrorResponse?: (error: JsonRpcErrorObject) => void;
+  /** Sees the upstream's result synchronously, like onErrorResponse (a task it created is known before its status notifications). */
+  onResult?: (result: JsonObject) => void;
 }
 
 export interface PendingCall {
@@ -67,6 +69,7 @@ interface PendingEntry extends PendingCall {
   reject(error: Error): void;
   onProgress: ((params: JsonObject) => void) | undefined;
   onErrorResponse: ((error: JsonRpcErrorObject) => void) | undefined;
+  onResult: ((result: JsonObject) => void) | undefined;
   timeoutMs: number;
   timer: NodeJS.Timeout | undefined;
   pauses: number;
@@ -259,6 +262,7 @@ export class UpstreamSession {
         reject,
         onProgress: options.onProgress,
         onErrorResponse: options.onErrorResponse,
+        onResult: options.onResult,
         timeoutMs: options.timeoutMs ?? this.spec.requestTimeoutMs,
         timer: undefined,
         pauses: 0,
@@ -439,8 +443,12 @@ export class UpstreamSession {
     } else {
       const problem = this.#resultProblem(entry.method, message.result);
       this.#done(entry, problem === undefined ? 'ok' : 'error');
-      if (problem === undefined) entry.resolve(message.result);
-      else entry.reject(new GatewayError('GW_ERR_UPSTREAM_INVALID_RESULT', `upstream '${this.spec.name}' sent an invalid ${entry.method} result: ${problem}`));
+      if (problem !== undefined) {
+        entry.reject(new GatewayError('GW_ERR_UPSTREAM_INVALID_RESULT', `upstream '${this.spec.name}' sent an invalid ${entry.method} result: ${problem}`));
+        return;
+      }
+      entry.onResult?.(message.result);
+      entry.resolve(message.result);
     }
   }
 
