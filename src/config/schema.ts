@@ -358,7 +358,7 @@ const httpSchema = z
       .meta({ description: 'Origin header values accepted besides loopback origins.' }),
     maxBodySize: size('Largest request body accepted.').prefault(DEFAULTS.maxBodySize),
     sessionIdleTimeout: duration(
-      'Host sessions (sessionful HTTP, legacy /sse, 2026-07-28 stand-ins) with nothing in flight, no open stream and no traffic are closed after this long (0 = never).',
+      'Host sessions (sessionful HTTP, legacy /sse, 2026-07-28 stand-ins) are closed after this long without a call in flight, an open GET or listen stream, or a message either way (0 = never).',
       0,
     ).prefault(DEFAULTS.sessionIdleTimeout),
     maxJsonDepth: z
