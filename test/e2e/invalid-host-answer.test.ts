@@ -2,7 +2,8 @@
  * @module e2e/invalid-host-answer.test: an SDK host whose answer breaks the schema it was sent (issue 11, items 8
  * and 13). Over Streamable HTTP its POST gets 400, over stdio it gets an error line with the answer's id; either
  * way -32602 names the field, the question settles at once, and the upstream (the incident desk) hears -32602
- * naming it, so the call ends long before the question would expire.
+ * naming it, so the call ends long before the question would expire. A 2026-07-28 host's retry with such an answer
+ * settles the question the same way (its handle is used up).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +12,7 @@ import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client'
 
 import { deadline } from './harness/bounded.js';
 import { type RunningGateway, startGateway, writeConfigFile } from './harness/gateway.js';
-import type { HttpExchange } from './harness/modern-host.js';
+import { type HttpExchange, ModernHttpHost } from './harness/modern-host.js';
 import { connectSdkHttp, connectSdkStdio, type SdkHost } from './harness/sdk-host.js';
 import { incidentDeskStdio } from './harness/upstreams.js';
 
@@ -63,6 +64,28 @@ describe('an invalid host answer over Streamable HTTP (SDK host)', () => {
     const error = (JSON.parse(answerPost.body) as { error?: { code?: number; message?: string } }).error;
     assert.equal(error?.code, -32602, answerPost.body);
     assert.match(error?.message ?? '', /"confirm"/, answerPost.body);
+  });
+
+  test('a 2026-07-28 host: the retry with the invalid answer gets 400 -32602 naming inputResponses.<key>, and the question is settled (its handle used up)', async () => {
+    assert.ok(gateway);
+    const host = new ModernHttpHost(gateway.url);
+    const args = { service: 'payments-api' };
+    const first = await host.callTool('restart_service', args);
+    const result = first.response.result;
+    assert.equal(result?.resultType, 'input_required', host.transcript());
+    const [key] = Object.keys(result?.inputRequests as Record<string, unknown>);
+    assert.ok(key, host.transcript());
+    const requestState = result?.requestState as string;
+
+    const refused = await host.callTool('restart_service', args, { inputResponses: { [key]: INVALID_ANSWER }, requestState });
+    assert.equal(refused.exchange.status, 400, host.transcript());
+    assert.equal(refused.response.error?.code, -32602, host.transcript());
+    assert.deepEqual(refused.response.error?.data, { field: `inputResponses.${key}` }, host.transcript());
+    assert.match(refused.response.error?.message ?? '', /"confirm"/, host.transcript());
+
+    const late = await host.callTool('restart_service', args, { inputResponses: { [key]: { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } } }, requestState });
+    assert.equal(late.response.error?.code, -32602, host.transcript());
+    assert.deepEqual(late.response.error?.data, { reason: 'GW_ERR_REQUEST_STATE_REJECTED', failure: 'replayed' }, host.transcript());
   });
 });
 

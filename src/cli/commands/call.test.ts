@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
+import { within } from '../../testing/deadlines.js';
 import { runCliInProcess } from '../testing/in-process-cli.js';
 import { mcpEndpoint, parseToolArguments } from './call.js';
 
@@ -20,14 +21,14 @@ interface FakeMcp {
   posts: { message: Message; headers: IncomingMessage['headers'] }[];
   deleted: boolean;
   onCall(script: CallScript): void;
-  /** Answers to a question: 400 (with this message) when `refuse` says so. */
-  refuseAnswer(refuse: (result: Record<string, unknown>) => string | undefined): void;
+  /** Answers to a question: 400 (with this message, -32602 unless a code is given) when `refuse` says so. */
+  refuseAnswer(refuse: (result: Record<string, unknown>) => string | { code: number; message: string } | undefined): void;
   close(): Promise<void>;
 }
 
 async function startFakeMcp(): Promise<FakeMcp> {
   let script: CallScript = async () => ({ content: [] });
-  let refuse: (result: Record<string, unknown>) => string | undefined = () => undefined;
+  let refuse: (result: Record<string, unknown>) => string | { code: number; message: string } | undefined = () => undefined;
   const waiting = new Map<string, (message: Message) => void>();
   const fake: Omit<FakeMcp, 'url' | 'close'> = {
     posts: [],
@@ -54,7 +55,8 @@ async function startFakeMcp(): Promise<FakeMcp> {
       }
       if (message.method === undefined) {
         const why = message.result === undefined ? undefined : refuse(message.result);
-        if (why !== undefined) return json(res, 400, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${why}` } });
+        if (typeof why === 'string') return json(res, 400, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${why}` } });
+        if (why !== undefined) return json(res, 400, { jsonrpc: '2.0', id: message.id, error: why });
         json(res, 202, undefined);
         waiting.get(String(message.id))?.(message);
         return;
@@ -144,6 +146,22 @@ describe('switchboard call', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, 'RESTARTED payments-api under CHG-7\n');
     assert.match(result.stderr, / {2}! the answer was refused: HTTP 400: Invalid params: field "ticket": not a ticket: answer again\n/);
+  });
+
+  it('an answer refused because its question is gone (HTTP 400, not -32602) is shown and not asked again; the call ends as the server says', async () => {
+    mcp.onCall(async (stream) => {
+      stream.send({ id: 'sb-1', method: 'elicitation/create', params: FORM });
+      while (!mcp.posts.some((post) => post.message.id === 'sb-1' && post.message.method === undefined)) await new Promise((resolve) => setTimeout(resolve, 5));
+      return { content: [{ type: 'text', text: 'SETTLED' }], isError: true };
+    });
+    mcp.refuseAnswer(() => ({ code: -32600, message: 'Invalid Request: Unknown response id "sb-1"' }));
+    const running = run(['call', 'restart_service', '{"service":"payments-api"}', '--url', mcp.url], 'y\nCHG-7\na\ny\nCHG-8\na\n');
+    assert.equal(await within(running, 10_000), true, 'the call ends');
+    const result = await running;
+    assert.equal(result.stdout, 'SETTLED\n', result.stderr);
+    assert.match(result.stderr, / {2}! the answer was refused: HTTP 400: Invalid Request: Unknown response id "sb-1"\n/);
+    assert.doesNotMatch(result.stderr, /answer again/);
+    assert.equal(mcp.posts.filter((post) => post.message.id === 'sb-1').length, 1, 'answered once');
   });
 
   it('declines, cancels at the end of input, and --no-input cancels without asking', async () => {

@@ -26,6 +26,7 @@ export const CALL_PROTOCOL_VERSION = '2025-11-25';
 export const CALL_CAPABILITIES: JsonObject = { elicitation: { form: {} } };
 const PROGRESS_TOKEN = 'switchboard-call';
 const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -74,7 +75,11 @@ interface CallSession {
   noInput: boolean;
 }
 
-/** Asks an elicitation until the gateway takes the answer (it refuses one that breaks the schema with HTTP 400). */
+/**
+ * Asks an elicitation until the server takes the answer. A 400 -32602 (the answer breaks the schema) is asked
+ * again for a server that keeps the question open; any other 400 means the question is gone (Switchboard
+ * settles it at the first invalid answer and then refuses the id): shown, not asked again.
+ */
 async function answerElicitation(session: CallSession, id: JsonRpcId, params: JsonObject): Promise<void> {
   for (;;) {
     let answer: ElicitAnswer;
@@ -90,6 +95,10 @@ async function answerElicitation(session: CallSession, id: JsonRpcId, params: Js
       return;
     } catch (error) {
       if (!(error instanceof McpHttpError) || error.status !== 400 || session.noInput) throw error;
+      if (error.rpcError?.code !== INVALID_PARAMS) {
+        session.io.stderr.write(`  ! ${safeText(error.message)}\n`);
+        return;
+      }
       session.io.stderr.write(`  ! ${safeText(error.message)}: answer again\n`);
     }
   }

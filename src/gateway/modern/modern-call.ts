@@ -144,7 +144,6 @@ export class ModernCall {
    */
   refuseAnswer(exchange: Exchange, key: string, result: JsonObject, error: JsonRpcErrorObject, answer: (key: string, result: JsonObject) => void): void {
     if (this.#ended) return;
-    clearTimeout(this.#deadline);
     const asked = this.#round.delete(key);
     this.#end();
     if (asked) answer(key, result);
