@@ -68,6 +68,16 @@ describe('runCli', () => {
     }
   });
 
+  it('prints an error line with the credentials of any URL in it redacted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+    const file = join(dir, 'bad-url.yaml');
+    await writeFile(file, 'upstreams:\n  vault:\n    url: ftp://alice:pw-S3cret@vault.example/mcp?api_key=K3Y-S3cret\n');
+    const result = await run(['check', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr.includes('S3cret'), false, result.stderr);
+    assert.match(result.stderr, /ftp:\/\/\*\*\*@vault\.example\/mcp\?api_key=\*\*\*/);
+  });
+
   it('prints the version', async () => {
     const result = await run(['--version']);
     assert.equal(result.code, 0);
