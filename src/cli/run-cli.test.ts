@@ -68,6 +68,27 @@ describe('runCli', () => {
     }
   });
 
+  it('prints an error line with the credentials of any URL in it redacted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+    const file = join(dir, 'bad-url.yaml');
+    await writeFile(file, 'upstreams:\n  vault:\n    url: ftp://alice:pw-S3cret@vault.example/mcp?api_key=K3Y-S3cret\n');
+    const result = await run(['check', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr.includes('S3cret'), false, result.stderr);
+    assert.match(result.stderr, /ftp:\/\/\*\*\*@vault\.example\/mcp\?api_key=\*\*\*/);
+  });
+
+  it('check prints a failed upstream\'s reason without the credentials of its URL', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+    const file = join(dir, 'vault.yaml');
+    // fetch refuses a URL with credentials before connecting, naming the URL: nothing needs to listen.
+    await writeFile(file, 'upstreams:\n  vault:\n    url: http://alice:pw-S3cret@127.0.0.1:9/mcp?api_key=K3Y-S3cret\n');
+    const result = await run(['check', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /^vault \(streamable-http\): FAILED\n {2}reason: .*http:\/\/\*\*\*@127\.0\.0\.1:9\/mcp\?api_key=\*\*\*/);
+    assert.equal(`${result.stdout}${result.stderr}`.includes('S3cret'), false, result.stdout);
+  });
+
   it('prints the version', async () => {
     const result = await run(['--version']);
     assert.equal(result.code, 0);

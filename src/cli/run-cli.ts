@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 import { ConfigError } from '../config/load.js';
+import { redactUrlsIn } from '../protocol/redact-url.js';
 import { CliError, UsageError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { callCommand } from './commands/call.js';
@@ -57,7 +58,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (error) {
-    const line = (text: string) => io.stderr.write(`switchboard: ${text.replace(/\s*\r?\n\s*/g, ' ')}\n`);
+    // A URL in the message (a config value, a connect error) is printed without its credentials.
+    const line = (text: string) => io.stderr.write(`switchboard: ${redactUrlsIn(text).replace(/\s*\r?\n\s*/g, ' ')}\n`);
     if (error instanceof UsageError) {
       line(error.message);
       return 2;

@@ -21,9 +21,12 @@ test('a gateway error reaches the wire with its JSON-RPC code and its catalogue 
   assert.deepEqual(wire, { code: -32602, message: 'Unknown tool: x', data: { reason: 'GW_ERR_UNKNOWN_TOOL' } });
 });
 
-test('what a peer sees of a gateway or internal error carries no URL credentials', () => {
+test('a gateway error, and what a peer sees of it or of an internal error, carries no URL credentials', () => {
   const why = 'fetch failed: http://u:pw@h/mcp?api_key=K';
-  assert.equal(new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream 'v' is unavailable: ${why}`).toProtocolError().message, "upstream 'v' is unavailable: fetch failed: http://***@h/mcp?api_key=***");
+  const error = new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream 'v' is unavailable: ${why}`);
+  // Its message is logged, recorded in composite runs and relayed: redacted from the start.
+  assert.equal(error.message, "upstream 'v' is unavailable: fetch failed: http://***@h/mcp?api_key=***");
+  assert.equal(error.toProtocolError().message, error.message);
   assert.equal(toProtocolError(new Error(why)).message, 'Internal error: fetch failed: http://***@h/mcp?api_key=***');
 });
 

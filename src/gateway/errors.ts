@@ -66,19 +66,21 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_UNKNOWN_TASK: RpcCode.InvalidParams,
 };
 
-/** A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). */
+/**
+ * A gateway failure; `toProtocolError()` gives what the peer sees (the code name is kept in data). Its message is
+ * logged, recorded and relayed, so any URL in it (an upstream's, inside a fetch error) has its credentials redacted.
+ */
 export class GatewayError extends Error {
   readonly code: GatewayErrorCodeValue;
 
   constructor(code: GatewayErrorCodeValue, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactUrlsIn(message), options);
     this.name = 'GatewayError';
     this.code = code;
   }
 
-  /** What the peer sees; a URL in the message (an upstream's, from a fetch error) has its credentials redacted. */
   toProtocolError(): ProtocolError {
-    return new ProtocolError(RPC_CODE_FOR[this.code], redactUrlsIn(this.message), { reason: this.code }, { cause: this });
+    return new ProtocolError(RPC_CODE_FOR[this.code], this.message, { reason: this.code }, { cause: this });
   }
 }
 

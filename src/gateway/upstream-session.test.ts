@@ -35,10 +35,10 @@ async function connectError(cause: Error): Promise<GatewayError> {
   return error;
 }
 
-test('an authorization that needs a person is GW_ERR_UPSTREAM_AUTH_REQUIRED, with the message that names the URL', async () => {
+test('an authorization that needs a person is GW_ERR_UPSTREAM_AUTH_REQUIRED, with the message that names the URL (its query values redacted)', async () => {
   const error = await connectError(new UpstreamAuthError('needs-person', 'sign in at https://as.example/authorize?x=1', { authorizationUrl: 'https://as.example/authorize?x=1' }));
   assert.equal(error.code, 'GW_ERR_UPSTREAM_AUTH_REQUIRED');
-  assert.equal(error.message, 'sign in at https://as.example/authorize?x=1');
+  assert.equal(error.message, 'sign in at https://as.example/authorize?x=***');
   assert.deepEqual(error.toProtocolError().toJson().data, { reason: 'GW_ERR_UPSTREAM_AUTH_REQUIRED' });
 });
 

@@ -31,6 +31,11 @@ describe('redactUrlsIn', () => {
     );
   });
 
+  it('stops at a quote or a backslash, so a URL inside (escaped) JSON keeps the JSON intact', () => {
+    assert.equal(redactUrlsIn('{"u":"http://a:b@h/p?k=v"}'), '{"u":"http://***@h/p?k=***"}');
+    assert.equal(redactUrlsIn('"{\\"u\\":\\"http://a:b@h/p?k=v\\"}"'), '"{\\"u\\":\\"http://***@h/p?k=***\\"}"');
+  });
+
   it('returns a text without URLs unchanged', () => {
     assert.equal(redactUrlsIn('connect ECONNREFUSED 127.0.0.1:9 (user@host)'), 'connect ECONNREFUSED 127.0.0.1:9 (user@host)');
   });

@@ -3,8 +3,8 @@
 /** What replaces a user:password and each query value. */
 export const REDACTED_PART = '***';
 
-/** `scheme://`, the authority, then the rest up to white space, a quote or an angle bracket. */
-const URL_IN_TEXT = /\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi;
+/** `scheme://`, the authority, then the rest up to white space, a quote, an angle bracket or a backslash (JSON escapes). */
+const URL_IN_TEXT = /\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>\\]+/gi;
 
 function redactQuery(query: string): string {
   return query
