@@ -11,6 +11,7 @@ import type { ChildHandle } from './harness/child.js';
 import { type ConfigFile, serveConfig, writeConfigFile } from './harness/gateway.js';
 import { LAB_UPSTREAM_MAIN, TSX_FLAGS } from './harness/paths.js';
 import { RawHost } from './harness/raw-host.js';
+import { connectSdkStdio } from './harness/sdk-host.js';
 import { pidOf } from './harness/tool-results.js';
 import { labStdio } from './harness/upstreams.js';
 import { eventually, isAlive } from './harness/wait.js';
@@ -59,3 +60,27 @@ for (const store of [{ type: 'sqlite', path: './data/q.db' }, { type: 'memory' }
     assert.equal(existsSync(record), false, 'the record is gone after a clean stop');
   });
 }
+
+test('the upstream a SIGKILLed `switchboard stdio` left running is stopped when the host starts it again', { skip: linuxOnly }, async (t) => {
+  const config: ConfigFile = await writeConfigFile({ upstreams: { lab: labStdio({ args: [...TSX_FLAGS, LAB_UPSTREAM_MAIN, '--ignore-end-of-input'] }) } });
+  t.after(() => config.remove());
+  let orphan = 0;
+  t.after(() => {
+    if (orphan !== 0 && isAlive(orphan)) process.kill(orphan, 'SIGKILL');
+  });
+
+  const first = await connectSdkStdio(config.path, {});
+  t.after(() => first.close());
+  const whoami = await first.client.callTool({ name: 'whoami', arguments: {} });
+  orphan = (whoami.structuredContent as { pid: number }).pid;
+  assert.ok(first.pid !== undefined && orphan !== first.pid);
+  process.kill(first.pid, 'SIGKILL');
+  assert.ok(await eventually(() => !isAlive(first.pid as number), 10_000), 'the gateway died');
+  assert.ok(isAlive(orphan), 'the upstream outlived the gateway (the precondition of this test)');
+
+  const second = await connectSdkStdio(config.path, {});
+  t.after(() => second.close());
+  assert.ok(await eventually(() => !isAlive(orphan), 15_000), `the orphaned upstream ${orphan} still runs; the new gateway said:\n${second.stderr()}`);
+  assert.match(second.stderr(), new RegExp(`WARN +stopped an orphaned upstream .* pid=${orphan} `), second.stderr());
+  assert.deepEqual((await second.client.listTools()).tools.some((tool) => tool.name === 'whoami'), true, 'the new gateway serves');
+});
