@@ -22,6 +22,7 @@ import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
+import { dataFolder } from './data-folder.js';
 
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
@@ -72,7 +73,7 @@ async function openStore(config: NormalizedConfig, owner: string): Promise<{ sto
 
 /** Where a generated token is kept: beside the SQLite file, or under data/ next to the config. */
 function tokenFile(config: NormalizedConfig): string {
-  const base = config.store.kind === 'sqlite' ? dirname(config.store.path) : join(dirname(config.source ?? join(process.cwd(), 'x')), 'data');
+  const base = dataFolder(config);
   return join(base, 'operator-token');
 }
 

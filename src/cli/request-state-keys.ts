@@ -7,10 +7,11 @@ import type { HandleKeyRing } from '../bridge/handle-keys.js';
 import { generateHandleKeyText, handleKeyFromText, handleKeyRing, handleKeyRingFromTexts } from '../bridge/handle-keys.js';
 import type { NormalizedConfig } from '../config/types.js';
 import { CliError } from './cli-io.js';
+import { dataFolder } from './data-folder.js';
 
 /** Where a generated key is kept: beside the SQLite file, or under data/ next to the config (as the operator token). */
 export function requestStateKeyFile(config: NormalizedConfig): string {
-  const base = config.store.kind === 'sqlite' ? dirname(config.store.path) : join(dirname(config.source ?? join(process.cwd(), 'x')), 'data');
+  const base = dataFolder(config);
   return join(base, 'request-state-key');
 }
 

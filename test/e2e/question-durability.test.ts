@@ -8,10 +8,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { restartApprovalParams } from '../../examples/incident-desk/tools/restart-approval.js';
-import { type ChildHandle, spawnReady } from './harness/child.js';
-import { type ConfigFile, gatewayEnv, writeConfigFile } from './harness/gateway.js';
+import type { ChildHandle } from './harness/child.js';
+import { type ConfigFile, serveConfig, writeConfigFile } from './harness/gateway.js';
 import { type ApiErrorBody, OperatorApi, type QuestionDetail } from './harness/operator-api.js';
-import { REPO_ROOT, SWITCHBOARD_BIN } from './harness/paths.js';
 import { RawHost } from './harness/raw-host.js';
 import type { MessageReader } from './harness/sse-reader.js';
 import { isToolError, toolText } from './harness/tool-results.js';
@@ -23,20 +22,6 @@ const OPERATOR = 'Grace';
 const REVISION = '2025-06-18';
 const STORE_FILE = 'data/q.db';
 const APPROVE = { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } } as const;
-
-/** `switchboard serve` on `configPath` (a fixed file, so a restart is the same instance); resolves once it listens. */
-function serve(configPath: string): Promise<ChildHandle> {
-  return spawnReady({
-    label: 'switchboard serve',
-    command: process.execPath,
-    args: [SWITCHBOARD_BIN, 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
-    cwd: REPO_ROOT,
-    env: gatewayEnv(),
-    readyOn: 'stdout',
-    ready: /^Switchboard listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
-    timeoutMs: 20_000,
-  });
-}
 
 interface GroupMember {
   readonly pid: number;
@@ -79,7 +64,7 @@ describe('question durability: the SQLite store across a SIGKILL of switchboard 
       console: { token: TOKEN },
       store: { type: 'sqlite', path: `./${STORE_FILE}` },
     });
-    gateway = await serve(config.path);
+    gateway = await serveConfig(config.path);
     api = new OperatorApi(gateway.value, TOKEN, OPERATOR);
     host = await RawHost.connect(gateway.value, { protocolVersion: REVISION, capabilities: {} });
 
@@ -133,7 +118,7 @@ describe('question durability: the SQLite store across a SIGKILL of switchboard 
     await gateway.stop();
     await pendingCall?.close();
 
-    gateway = await serve(config.path);
+    gateway = await serveConfig(config.path);
     api = new OperatorApi(gateway.value, TOKEN, OPERATOR);
   });
 

@@ -17,6 +17,7 @@ import { requestStateKeys } from '../request-state-keys.js';
 import { checkComposites } from '../composite-check.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
+import { trackUpstreamProcesses } from '../upstream-processes.js';
 
 function listenFlag(text: string): ListenAddress {
   try {
@@ -42,10 +43,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     await operator.close();
     throw error;
   });
+  const processes = await trackUpstreamProcesses(config, logger);
   const gateway = createGateway(config, {
     requestState: { keys: keys.ring },
     logger,
-    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
+    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose, processes }),
     questions: { broker: operator.broker },
     runs: createRunRecorder(operator.runs, {
       onError: (error, run) => logger.log('warn', 'a composite run could not be recorded', { run: run.id, error: String(error) }),
@@ -58,6 +60,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     server = await startHttpServer(handler, address, config.http);
   } catch (error) {
     await gateway.close();
+    processes.close();
     await operator.close();
     throw new CliError(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -70,6 +73,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       await handler.close();
       await server.close();
       await gateway.close();
+      processes.close();
       await operator.close();
       throw error;
     }
@@ -81,6 +85,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   await handler.close();
   await server.close();
   await gateway.close();
+  processes.close();
   await operator.close();
   return 0;
 }

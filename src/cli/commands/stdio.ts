@@ -12,6 +12,7 @@ import { checkComposites } from '../composite-check.js';
 import { STDIO_HELP } from '../help.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
+import { trackUpstreamProcesses } from '../upstream-processes.js';
 
 export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   const flags = parseCommandArgs('stdio', argv, { config: CONFIG_OPTION, help: HELP_OPTION });
@@ -25,9 +26,10 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   // Keys from config only: without them a fresh key lives as long as this process (stdio writes no files).
   const keys = config.requestState.keys === undefined ? undefined : handleKeyRingFromTexts(config.requestState.keys);
   if (keys && !keys.ok) throw new CliError(`requestState.keys[${keys.index}]: ${keys.reason}`);
+  const processes = await trackUpstreamProcesses(config, logger);
   const gateway = createGateway(config, {
     logger,
-    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose }),
+    openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose, processes }),
     ...(keys?.ok ? { requestState: { keys: keys.ring } } : {}),
   });
   const edge = serveStdio(gateway, { input: io.stdin, output: io.stdout, logger, maxJsonDepth: config.http.maxJsonDepth });
@@ -47,5 +49,6 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   logger.log('info', 'shutting down', { reason: stop });
   await edge.close();
   await gateway.close();
+  processes.close();
   return refused ? 2 : 0;
 }

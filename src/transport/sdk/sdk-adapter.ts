@@ -6,6 +6,12 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { Transport } from '../transport.js';
 import { TransportError } from '../transport.js';
 
+/** Told when the inner transport has started and when it has closed (for a stdio upstream: its process ended). */
+export interface AdapterLifecycle {
+  started?(): void;
+  closed?(): void;
+}
+
 export class SdkTransportAdapter implements Transport {
   onmessage?: (message: JsonRpcMessage) => void;
   onerror?: (error: Error) => void;
@@ -13,12 +19,18 @@ export class SdkTransportAdapter implements Transport {
   #inner: SdkTransport & { setProtocolVersion?: (version: string) => void };
   #label: string;
 
-  constructor(inner: SdkTransport, label: string) {
+  #lifecycle: AdapterLifecycle;
+
+  constructor(inner: SdkTransport, label: string, lifecycle: AdapterLifecycle = {}) {
     this.#inner = inner;
     this.#label = label;
+    this.#lifecycle = lifecycle;
     inner.onmessage = (message) => this.onmessage?.(message as unknown as JsonRpcMessage);
     inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => this.onclose?.();
+    inner.onclose = () => {
+      lifecycle.closed?.();
+      this.onclose?.();
+    };
   }
 
   async start(): Promise<void> {
@@ -27,6 +39,7 @@ export class SdkTransportAdapter implements Transport {
     } catch (error) {
       throw new TransportError(`${this.#label}: ${describe(error)}`, { cause: error });
     }
+    this.#lifecycle.started?.();
   }
 
   async send(message: JsonRpcMessage): Promise<void> {

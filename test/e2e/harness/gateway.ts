@@ -67,20 +67,25 @@ export function gatewayEnv(extra: Readonly<Record<string, string>> = {}): Record
   return { SWITCHBOARD_LOG: 'warn', ...extra };
 }
 
+/** `switchboard serve` on an existing config file (a fixed file, so a restart is the same instance); resolves once it listens. */
+export function serveConfig(configPath: string, env?: Record<string, string>): Promise<ChildHandle> {
+  return spawnReady({
+    label: 'switchboard serve',
+    command: process.execPath,
+    args: [SWITCHBOARD_BIN, 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
+    cwd: REPO_ROOT,
+    env: gatewayEnv(env),
+    readyOn: 'stdout',
+    ready: /^Switchboard listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
+    timeoutMs: 20_000,
+  });
+}
+
 export async function startGateway(config: GatewayConfig, options: { env?: Record<string, string> } = {}): Promise<RunningGateway> {
   const file = await writeConfigFile(config);
   let child: ChildHandle;
   try {
-    child = await spawnReady({
-      label: 'switchboard serve',
-      command: process.execPath,
-      args: [SWITCHBOARD_BIN, 'serve', '--config', file.path, '--listen', '127.0.0.1:0'],
-      cwd: REPO_ROOT,
-      env: gatewayEnv(options.env),
-      readyOn: 'stdout',
-      ready: /^Switchboard listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
-      timeoutMs: 20_000,
-    });
+    child = await serveConfig(file.path, options.env);
   } catch (error) {
     await file.remove();
     throw error;

@@ -35,6 +35,8 @@ export interface SdkHost {
   readonly errors: Error[];
   /** What the gateway wrote to stderr (stdio only). */
   stderr(): string;
+  /** The gateway's process (stdio only). */
+  readonly pid?: number;
   /** Every HTTP exchange (status, headers, body) when `recordHttp` was given (HTTP only). */
   readonly http?: HttpExchange[];
   close(): Promise<void>;
@@ -122,6 +124,7 @@ export async function connectSdkStdio(configPath: string, capabilities: ClientCa
     sessionId: undefined,
     errors,
     stderr: () => stderr,
+    ...(pid !== null && { pid }),
     async close() {
       await client.close();
       // The SDK closes stdin and escalates to signals itself; make sure the gateway (and so its upstreams) is gone.
