@@ -22,6 +22,7 @@ import { incidentDeskStdio } from './harness/upstreams.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed11);
 const HTTP_CASES = 320;
 const STDIO_CASES = 80;
+const ANSWER_CASES = 12;
 const CONCURRENCY = 4;
 const TOKEN = 'fuzz-operator-token-8Yq2pLmW';
 const DESK_TOOLS = ['restart_service', 'summarize_incident'];
@@ -384,14 +385,48 @@ describe('fuzz: hostile input on every edge while a well-behaved session keeps c
       }
     }
 
-    await Promise.all([runHttp(), runStdio()]);
+    /**
+     * Answers of the wrong type to real questions: restart_service asks its host to approve. The wrong answer is
+     * refused with 400 -32602; a valid decline after it is taken (or, once the wrong answer has settled the
+     * question, refused as an answer to no open question); either way the call ends with an answer.
+     */
+    async function runAnswers(): Promise<void> {
+      const asked = await RawHost.connect(gateway.url, { capabilities: { elicitation: { form: {} } } });
+      try {
+        for (let i = 0; i < ANSWER_CASES; i += 1) {
+          const call = await asked.callTool(`r${i}`, 'restart_service', { service: 'payments-api' });
+          const question = await call.next();
+          if (question?.method !== 'elicitation/create') {
+            failures.push(`answers: no question for restart_service, got ${json(question)}`);
+            return;
+          }
+          const content = prng.pick([{ confirm: 'yes', ticket: 'CHG-1' }, { confirm: true, ticket: 7 }, { confirm: [], ticket: {} }, 'x', [], 3]);
+          const wrong = { jsonrpc: '2.0', id: question.id, result: { action: prng.pick(['accept', 'accept', 5, 'maybe']), content } };
+          const refused = await asked.post(wrong);
+          const code = refused.json?.error?.code;
+          if (refused.status !== 400 || code !== -32602) failures.push(`answers: ${json(wrong)} got HTTP ${refused.status} ${refused.text}, wanted 400 -32602`);
+          const decline = await asked.answer(question.id, { action: 'decline' });
+          if (decline.status !== 202 && !(decline.status === 400 && decline.json?.error?.code === -32600)) {
+            failures.push(`answers: the decline after a wrong answer got HTTP ${decline.status} ${decline.text}`);
+          }
+          const rest = await call.rest();
+          if (!rest.some((message) => message.id === `r${i}` && (message.result !== undefined || message.error !== undefined))) {
+            failures.push(`answers: restart_service r${i} ended without an answer: ${json(rest)}`);
+          }
+        }
+      } finally {
+        await asked.close();
+      }
+    }
+
+    await Promise.all([runHttp(), runStdio(), runAnswers()]);
     stop = true;
     await wellBehaved;
     legacy.close();
     await Promise.all([victim.close(), collider.close(), batcher.close(), good.close()]);
 
     const seed = `(seed ${SEED}; FUZZ_SEED=${SEED} replays it)`;
-    assert.deepEqual(failures.slice(0, 15), [], `${failures.length} of ${cases.length + STDIO_CASES} cases went wrong ${seed}`);
+    assert.deepEqual(failures.slice(0, 15), [], `${failures.length} of ${cases.length + STDIO_CASES + ANSWER_CASES} cases went wrong ${seed}`);
     assert.deepEqual(goodFailures, [], `the well-behaved session failed ${seed}`);
     assert.ok(goodCalls > 0, 'the well-behaved session made calls during the run');
     assert.equal(gateway.process.hasExited(), false, `switchboard serve exited ${seed}\n${gateway.logs()}`);
