@@ -1,8 +1,6 @@
 /** @module e2e/harness/fuzz-values: hostile JSON for the fuzz test: values of every wrong type, nesting past the limit, broken text. */
+import { DEFAULT_MAX_JSON_DEPTH } from '../../../src/protocol/json-depth.js';
 import type { Prng } from './prng.js';
-
-/** The depth the gateway accepts by default (`http.maxJsonDepth`). */
-export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 /** A value of a type other than `kind`: what a careless or hostile host puts where `kind` belongs. */
 export function wrongTypeFor(kind: 'string' | 'object' | 'number' | 'array', prng: Prng): unknown {
