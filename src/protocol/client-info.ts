@@ -13,12 +13,15 @@ export const MAX_CLIENT_INFO_ICONS = 8;
 const FALLBACK_NAME = 'unknown-host';
 const FALLBACK_VERSION = '0';
 
+/** A string cut to `max` characters (a name, a title: the start still says what it is). */
 const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' ? value.slice(0, max) : undefined);
+/** A string kept whole or not at all (a URL cut short points elsewhere). */
+const whole = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length <= max ? value : undefined);
 
 function boundedIcon(value: unknown): JsonObject | undefined {
   if (!isObject(value)) return undefined;
-  const src = text(value.src, MAX_CLIENT_INFO_URL);
-  if (src === undefined || src.length !== (value.src as string).length) return undefined;
+  const src = whole(value.src, MAX_CLIENT_INFO_URL);
+  if (src === undefined) return undefined;
   const icon: JsonObject = { src };
   const mimeType = text(value.mimeType, MAX_CLIENT_INFO_TEXT);
   if (mimeType !== undefined) icon.mimeType = mimeType;
@@ -45,8 +48,8 @@ export function boundedClientInfo(value: unknown): JsonObject {
   };
   const title = text(info.title, MAX_CLIENT_INFO_TEXT);
   if (title !== undefined) out.title = title;
-  const websiteUrl = text(info.websiteUrl, MAX_CLIENT_INFO_URL);
-  if (websiteUrl !== undefined && websiteUrl.length === (info.websiteUrl as string).length) out.websiteUrl = websiteUrl;
+  const websiteUrl = whole(info.websiteUrl, MAX_CLIENT_INFO_URL);
+  if (websiteUrl !== undefined) out.websiteUrl = websiteUrl;
   if (Array.isArray(info.icons)) {
     const icons = info.icons.slice(0, MAX_CLIENT_INFO_ICONS).map(boundedIcon).filter((icon) => icon !== undefined);
     if (icons.length > 0) out.icons = icons;

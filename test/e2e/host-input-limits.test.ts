@@ -6,7 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { type RunningGateway, startGateway } from './harness/gateway.js';
+import { type RunningGateway, startGateway, writeConfigFile } from './harness/gateway.js';
+import { ModernStdioHost } from './harness/modern-host.js';
+import type { WireMessage } from './harness/sse-reader.js';
+import { eventually } from './harness/wait.js';
 import { ACCEPT_BOTH, RawHost } from './harness/raw-host.js';
 import { incidentDeskStdio } from './harness/upstreams.js';
 
@@ -81,5 +84,45 @@ describe('a host that sends deeply nested JSON or bad completion params', { time
     const good = await host.call(id++, 'completion/complete', { ref, argument: { name: 'id', value: 'INC-1043' }, context: { arguments: { service: 'payments-api' } } });
     assert.deepEqual((good.result?.completion as { values: string[] } | undefined)?.values, ['INC-1043'], JSON.stringify(good));
     await host.close();
+  });
+});
+
+describe('http.maxJsonDepth set in the config', { timeout: 120_000 }, () => {
+  const TOKEN = 'depth-operator-token-3kT9wQz';
+  /** Five levels: the body, params, capabilities, experimental, x. */
+  const FIVE_DEEP = '{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":{}}},"clientInfo":{"name":"h","version":"1"}}';
+
+  test('serve: /mcp and the operator API refuse what nests deeper than the configured limit, and take what fits', async (t) => {
+    const gateway = await startGateway({ upstreams: { desk: incidentDeskStdio() }, http: { maxJsonDepth: 4 }, console: { token: TOKEN } });
+    t.after(() => gateway.stop());
+    const deep = await postInitialize(gateway.url, FIVE_DEEP);
+    assert.equal(deep.status, 400, deep.text);
+    assert.match((JSON.parse(deep.text) as { error: { message: string } }).error.message, /deeper than 4 levels/);
+    const fits = await postInitialize(gateway.url, '{"protocolVersion":"2025-11-25","capabilities":{"experimental":{}},"clientInfo":{"name":"h","version":"1"}}');
+    assert.equal(fits.status, 200, fits.text);
+    const answer = await fetch(new URL('/api/questions/q-1/answer', gateway.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: '{"action":"accept","content":{"a":{"b":{"c":{}}}}}',
+    });
+    const body = (await answer.json()) as { error: { code: string; message: string } };
+    assert.equal(answer.status, 400);
+    assert.equal(body.error.code, 'INVALID_BODY');
+    assert.match(body.error.message, /deeper than 4 levels/);
+  });
+
+  test('stdio: a line deeper than the configured limit gets -32600 naming it', async (t) => {
+    const config = await writeConfigFile({ upstreams: { desk: incidentDeskStdio() }, http: { maxJsonDepth: 4 } });
+    t.after(() => config.remove());
+    const host = ModernStdioHost.start(config.path);
+    t.after(() => host.close());
+    host.writeLine('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"b":{"c":{}}}}}');
+    host.writeLine('{"jsonrpc":"2.0","id":2,"method":"ping","params":{"a":{"b":{}}}}');
+    const answers = () => host.lines.filter((entry) => entry.direction === 'gateway->host').map((entry) => JSON.parse(entry.line) as WireMessage);
+    assert.ok(await eventually(() => answers().length >= 2, 20_000), host.transcript());
+    const [refused, fits] = answers();
+    assert.equal(refused?.error?.code, -32600, host.transcript());
+    assert.match(refused?.error?.message ?? '', /deeper than 4 levels/);
+    assert.deepEqual(fits, { jsonrpc: '2.0', id: 2, result: {} }, 'four levels fit');
   });
 });

@@ -343,6 +343,12 @@ export class ModernStdioHost {
     return this.request('tools/call', { name, arguments: args, ...retryFields(retry) });
   }
 
+  /** Writes one line as is (anything, JSON or not); its answer, if any, shows in `lines`. */
+  writeLine(line: string): void {
+    this.lines.push({ direction: 'host->gateway', line });
+    this.#child.stdin?.write(`${line}\n`);
+  }
+
   #answerTo(id: number): WireMessage | undefined {
     for (const entry of this.lines) {
       if (entry.direction !== 'gateway->host') continue;
