@@ -246,9 +246,9 @@ test('pair 3: a question nobody can answer (route host, host without the capabil
   await gateway.close();
 });
 
-test('pair 3: an operator answers what the host cannot (sampling), through the same broker record', async () => {
+test('pair 3: with questions.sampling: operator, an operator answers what the host cannot (sampling), through the same broker record', async () => {
   const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
-  const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } });
+  const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, sampling: 'operator' });
   const { up, gateway } = setup({ handlers: { 'tool:summarize': asks({ summary: SUMMARY }) } }, {}, { broker, policy });
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'summarize', arguments: { id: 'INC-1' } });

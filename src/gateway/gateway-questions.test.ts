@@ -45,7 +45,7 @@ test('a host without elicitation: the upstream is offered it anyway, the operato
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
   const question = await openQuestion(broker);
-  assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {}, sampling: {} });
+  assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {} });
   assert.equal(question.audience, 'operator');
   assert.equal(question.origin.tool, 'restart');
   assert.equal(question.origin.hostSessionId, host.session.id);
