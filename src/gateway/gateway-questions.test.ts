@@ -129,7 +129,12 @@ test('a lone approval goes to a person even though the host could answer; route 
   await second.gateway.close();
 });
 
-test('expiry answers cancel; route host with an incapable host cancels at once, and both are on record', async () => {
+/** The JSON-RPC error an `elicits`/`samples` tool was answered with, as its text shows it. */
+function errorOf(response: unknown): { code?: number; message?: string; data?: { reason?: string } } | undefined {
+  return (JSON.parse(textOf(response)) as { error?: { code?: number; message?: string; data?: { reason?: string } } }).error;
+}
+
+test('expiry answers cancel; route host with an incapable host gets the error a host lacking elicitation sends, and both are on record', async () => {
   const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 30 } });
   const host = await connectHost(gateway, {});
   assert.equal(textOf(await host.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
@@ -139,11 +144,43 @@ test('expiry answers cancel; route host with an incapable host cancels at once, 
 
   const hostOnly = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'host', timeoutMs: 60_000 } });
   const plain = await connectHost(hostOnly.gateway, {}, '2025-06-18');
-  assert.equal(textOf(await plain.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
+  const refused = errorOf(await plain.request('tools/call', { name: 'restart', arguments: {} }));
+  assert.equal(refused?.code, -32601, 'not cancel: nobody cancelled it');
+  assert.equal(refused?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(refused?.message ?? '', /did not declare the elicitation capability/);
   assert.deepEqual((hostOnly.up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, {}, 'route host: nothing declared the host did not');
   const [cancelled] = await hostOnly.broker.list({ state: 'cancelled' });
   assert.equal(cancelled?.audience, 'none');
   await hostOnly.gateway.close();
+});
+
+test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18 host and sampling for a host without it get -32601 GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+  const regions = { type: 'object', properties: { regions: { type: 'array', items: { type: 'string', enum: ['eu', 'us', 'ap'] } } }, required: ['regions'] };
+  const up = fakeUpstreamFactory({
+    deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }),
+    summarize: async (_call, server) => {
+      const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 10 });
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    },
+  });
+  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const gateway = createGateway(config([spec('desk')]), {
+    logger: silentLogger,
+    openTransport: () => up.open(),
+    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+  });
+  const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
+  const withheld = errorOf(await host.request('tools/call', { name: 'deploy', arguments: {} }));
+  assert.equal(withheld?.code, -32601);
+  assert.equal(withheld?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  const unsampled = errorOf(await host.request('tools/call', { name: 'summarize', arguments: {} }));
+  assert.equal(unsampled?.code, -32601);
+  assert.equal(unsampled?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(unsampled?.message ?? '', /did not declare the sampling capability/);
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method !== 'notifications/message'), false, 'the host was never asked');
+  const settled = await broker.list({ state: 'cancelled' });
+  assert.deepEqual(settled.map((q) => q.audience), ['none', 'none']);
+  await gateway.close();
 });
 
 test('sampling for a host without it: an operator reply becomes the result; a decline becomes an error', async () => {

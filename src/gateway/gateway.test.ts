@@ -105,9 +105,10 @@ test('a shared upstream attributes questions by the call in flight and refuses a
   assert.ok('result' in ambiguous);
   assert.match(JSON.stringify(ambiguous.result), /Not deliverable/);
   await slow;
-  // Bob declared no elicitation: a question attributed to Bob's call is answered `cancel` for him, never sent to him.
+  // Bob declared no elicitation: a question attributed to Bob's call gets what a host lacking it sends, never reaches him.
   const bobCall = await bob.request('tools/call', { name: 'approve', arguments: { who: 'bob' } });
-  assert.match(JSON.stringify(bobCall), /\\"action\\":\\"cancel\\"/);
+  assert.match(JSON.stringify(bobCall), /-32601/);
+  assert.match(JSON.stringify(bobCall), /GW_ERR_HOST_LACKS_CAPABILITY/);
   assert.equal(bob.sent.some((s) => 'method' in s.message && s.message.method === 'elicitation/create'), false);
   await gateway.close();
 });
