@@ -110,9 +110,26 @@ test('a multi-select a 2025-06-18 host cannot take goes to the operator and reac
   await gateway.close();
 });
 
-test('a lone approval goes to a person even though the host could answer; route host keeps it with the host', async () => {
+test('by default a consent question (a lone approval, a password field) goes to the host that can take it, not to an operator', async () => {
   const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
-  const first = setup({ approve });
+  const secret = elicits({ message: 'Key?', requestedSchema: { type: 'object', properties: { key: { type: 'string', format: 'password' } } } });
+  const { broker, gateway } = setup({ approve, secret });
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+  for (const [tool, answer] of [['approve', { approve: true }], ['secret', { key: 's3cret' }]] as const) {
+    const call = host.request('tools/call', { name: tool, arguments: {} });
+    const asked = await host.question('elicitation/create');
+    host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: answer } });
+    assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: answer }));
+    host.sent.length = 0;
+  }
+  const settled = await broker.list({ state: 'answered' });
+  assert.deepEqual(settled.map((q) => [q.audience, q.answeredBy?.kind]), [['host', 'host'], ['host', 'host']]);
+  await gateway.close();
+});
+
+test('questions.consent: operator sends a lone approval to a person even though the host could answer; route host keeps it with the host', async () => {
+  const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
+  const first = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, consent: 'operator' });
   const host = await connectHost(first.gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'approve', arguments: {} });
   const question = await openQuestion(first.broker);
@@ -121,7 +138,7 @@ test('a lone approval goes to a person even though the host could answer; route 
   assert.equal(textOf(await call), JSON.stringify({ action: 'decline' }));
   await first.gateway.close();
 
-  const second = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, upstreams: { desk: { tools: { approve: { route: 'host' } } } } });
+  const second = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, consent: 'operator', upstreams: { desk: { tools: { approve: { route: 'host' } } } } });
   const host2 = await connectHost(second.gateway, { elicitation: { form: {} } });
   void host2.request('tools/call', { name: 'approve', arguments: {} }).catch(() => undefined);
   const asked = await host2.question('elicitation/create');

@@ -209,6 +209,7 @@ export class QuestionRelay {
         hostRevision: init.protocolVersion,
       },
       route: settings.route,
+      consentTo: this.#env.questions.policy.consent,
       timeoutMs: route.timeoutMs ?? settings.timeoutMs,
       ...(hostCannot === undefined ? {} : { hostCannot }),
       ...(plan.kind === 'relay' ? { hostParams: plan.params } : {}),

@@ -1,7 +1,8 @@
 /**
  * @module e2e/capability-promises.test: what an upstream is promised on a host's behalf under the default question
  * settings (route host-then-operator, an operator present, `questions.sampling` and `questions.consent` at `host`),
- * seen from the upstream's side (the recording upstream's initialize) and through the incident desk's tools.
+ * seen from the upstream's side (the recording upstream's initialize) and through the incident desk's tools; and where
+ * consent questions go by default (item 19: to the host that can take them).
  */
 import assert from 'node:assert/strict';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
@@ -11,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { type RunningGateway, startGateway } from './harness/gateway.js';
+import { OperatorApi } from './harness/operator-api.js';
 import { REPO_ROOT, TSX_FLAGS } from './harness/paths.js';
 import { RawHost } from './harness/raw-host.js';
 import { isRequest, isToolError, toolText } from './harness/tool-results.js';
-import { incidentDeskStdio } from './harness/upstreams.js';
+import { incidentDeskStdio, labStdio } from './harness/upstreams.js';
 
 const RECORDING_UPSTREAM_MAIN = fileURLToPath(new URL('../fixtures/recording-upstream/main.ts', import.meta.url));
 
@@ -122,5 +124,30 @@ describe('issue 11 item 11: questions.sampling: operator promises sampling to th
     t.after(() => host.close());
     await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
     assert.deepEqual(await awaitInitialize(recordFile, client), [{ elicitation: { form: {} }, sampling: {} }]);
+  });
+});
+
+describe('issue 11 item 19: a URL-mode elicitation goes to the host that declared it can take it (default question settings)', { timeout: 120_000 }, () => {
+  const TOKEN = 'promises-e2e-token';
+  let gateway: RunningGateway;
+
+  before(async () => {
+    gateway = await startGateway({ upstreams: { lab: labStdio() }, questions: {}, console: { token: TOKEN } });
+  });
+  after(() => gateway?.stop());
+
+  test('the host receives the "connect your account" URL and its accept reaches the upstream; no operator saw it', async (t) => {
+    const host = await RawHost.connect(gateway.url, { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {}, url: {} } } });
+    t.after(() => host.close());
+    const call = await host.callTool(1, 'elicit_url', { elicitationId: 'consent-1' });
+    const question = await call.expectNext(20_000);
+    assert.equal(question.method, 'elicitation/create', `the host is asked, not an operator: ${JSON.stringify(question)}`);
+    assert.equal((question.params as { mode?: string }).mode, 'url');
+    assert.equal((await host.answer(question.id, { action: 'accept' })).status, 202);
+    const result = (await call.rest()).find((message) => message.id === 1);
+    assert.equal(toolText(result), JSON.stringify({ action: 'accept' }));
+
+    const records = await new OperatorApi(gateway.url, TOKEN).list('state=answered');
+    assert.deepEqual(records.map((record) => [record.method, record.audience, record.answeredBy?.kind]), [['elicitation/create', 'host', 'host']], JSON.stringify(records));
   });
 });
