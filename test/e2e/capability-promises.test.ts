@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
+import { parse } from 'yaml';
+
 import { type RunningGateway, startGateway } from './harness/gateway.js';
 import { OperatorApi } from './harness/operator-api.js';
 import { REPO_ROOT, TSX_FLAGS } from './harness/paths.js';
@@ -68,6 +70,12 @@ describe('issue 11 item 11: an upstream is promised what its host declared, plus
   after(async () => {
     await gateway?.stop();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the bundled switchboard.yaml leaves `questions` at these defaults', async () => {
+    const bundled = parse(await readFile(join(REPO_ROOT, 'switchboard.yaml'), 'utf8')) as Record<string, unknown>;
+    assert.equal(bundled.questions, undefined, 'if the bundled config sets questions, this suite must use them');
+    assert.ok(bundled.console === undefined || (bundled.console as { enabled?: boolean }).enabled !== false, 'the bundled config has an operator');
   });
 
   test('summarize_incident for a host without sampling returns its plain summary at once, asking nobody', async (t) => {
