@@ -301,6 +301,21 @@ test('a question outside any call goes to the standalone stream, or is refused a
   await gateway.close();
 });
 
+test('roots/list for a host that declared no roots gets at once what such a host sends: -32601, GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+  const up = fakeUpstreamFactory({ noop: () => ({ content: [] }) });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const host = await connectHost(gateway, { elicitation: {} });
+  await host.request('tools/list'); // opens this host's upstream session
+  const answer = await up.servers.at(-1)?.ask('roots/list', {});
+  assert.ok(answer && 'error' in answer, JSON.stringify(answer));
+  assert.equal(answer.error.code, -32601);
+  assert.equal((answer.error.data as JsonObject | undefined)?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(answer.error.message, /did not declare the roots capability/);
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'roots/list'), false);
+  await gateway.close();
+});
+
 test('results are fitted to the host revision: structuredContent also as text and newer tool fields dropped for a 2025-03-26 host', async () => {
   const up = fakeUpstreamFactory({
     structured: () => ({ content: [], structuredContent: { count: 3 } }),

@@ -85,10 +85,9 @@ export interface QuestionRoute {
 
 let questionCounter = 0;
 
-/** The error a host lacking what `question` needs would send: -32601, GW_ERR_HOST_LACKS_CAPABILITY in `data`. */
-function hostLacksCapability(question: QuestionRecord, plan: Extract<QuestionPlan, { kind: 'refuse' }>): ProtocolError {
-  const why = question.audienceReason ?? plan.error.message;
-  return new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Method not found: ${question.method} (${why})`).toProtocolError();
+/** The error a host lacking what a `method` question needs would send: -32601, GW_ERR_HOST_LACKS_CAPABILITY in `data`. */
+function hostLacksCapability(method: string, why: string): ProtocolError {
+  return new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Method not found: ${method} (${why})`).toProtocolError();
 }
 
 const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
@@ -165,9 +164,9 @@ export class QuestionRelay {
       return;
     }
     if (plan.kind === 'refuse' && !plan.hostCannot) {
-      // Ill-formed or unanswerable by anyone (limits, schema, tools): never put to a person either.
+      // Ill-formed or unanswerable by anyone (limits, schema, tools; roots the host did not declare): never put to a person either.
       this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.#host.id });
-      upstream.respondError(request.id, ProtocolError.from(plan.error));
+      upstream.respondError(request.id, plan.onlyHostCould ? hostLacksCapability(request.method, plan.error.message) : ProtocolError.from(plan.error));
       return;
     }
     void this.#broker(upstream, request, request.method, route, plan).catch((error: unknown) => {
@@ -282,7 +281,7 @@ export class QuestionRelay {
       if (plan.kind !== 'relay' && brokered.relatedRequestId !== undefined) this.#env.modern?.hostLacks(brokered.relatedRequestId, question.method, question.params);
       this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.#host.id });
       if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
-      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, hostLacksCapability(question, plan));
+      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, hostLacksCapability(question.method, question.audienceReason ?? plan.error.message));
       else brokered.upstream.respond(brokered.upstreamId, { action: 'cancel' });
       return;
     }

@@ -30,8 +30,9 @@ export type QuestionPlan =
   /**
    * Answer the upstream with a JSON-RPC error. `hostCannot`: the refusal is about this host only (its
    * revision or capabilities), so someone else (an operator) could still answer the question as asked.
+   * `onlyHostCould`: only the host could answer it (its roots) and it did not declare the capability.
    */
-  | { kind: 'refuse'; error: JsonRpcErrorObject; hostCannot?: true };
+  | { kind: 'refuse'; error: JsonRpcErrorObject; hostCannot?: true; onlyHostCould?: true };
 
 /** The host cannot receive this elicitation: what a host lacking the capability answers (-32601). */
 function elicitationHostCannot(why: string): QuestionPlan {
@@ -50,7 +51,7 @@ export function planQuestion(method: string, params: JsonObject, host: HostProfi
     case 'roots/list':
       return isObject(effective.roots)
         ? { kind: 'relay', params }
-        : { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay roots/list: the host did not declare the roots capability' } };
+        : { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay roots/list: the host did not declare the roots capability' }, onlyHostCould: true };
     default:
       return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: `Method not found: ${method}` } };
   }
