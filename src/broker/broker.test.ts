@@ -128,9 +128,11 @@ test('withdrawn questions are abandoned; a restart abandons what a previous run 
   await broker.close();
 });
 
-test('a consent question goes to the operator even though the host could answer it', async () => {
+test('a consent question goes to the host that can answer it, unless consent goes to an operator (questions.consent: operator)', async () => {
   const { broker } = setup();
-  const opened = await broker.open(request({ params: { message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } } }));
+  const approval = { message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } };
+  assert.equal((await broker.open(request({ params: approval }))).audience, 'host');
+  const opened = await broker.open(request({ params: approval, consentTo: 'operator' }));
   assert.equal(opened.audience, 'operator');
   assert.match(opened.audienceReason ?? '', /consent question: a lone yes\/no approval/);
   await broker.close();

@@ -10,7 +10,7 @@ import { answerAtRest } from './answer-at-rest.js';
 import { decideAudience } from './audience.js';
 import { consentReason } from './consent-rule.js';
 import type { AnswerOutcome, OperatorDesk, QuestionEvent } from './operator-desk.js';
-import type { Answerer, AuditEntry, QuestionAnswer, QuestionFilter, QuestionMethod, QuestionOrigin, QuestionRecord, QuestionState, RoutePolicy } from './question.js';
+import type { Answerer, AuditEntry, ConsentTo, QuestionAnswer, QuestionFilter, QuestionMethod, QuestionOrigin, QuestionRecord, QuestionState, RoutePolicy } from './question.js';
 import { OPEN_STATES } from './question.js';
 import type { QuestionStore } from './question-store.js';
 
@@ -23,6 +23,8 @@ export interface QuestionRequest {
   params: JsonObject;
   origin: QuestionOrigin;
   route: RoutePolicy;
+  /** Who takes a consent question the host could answer (`questions.consent`); default the host. */
+  consentTo?: ConsentTo;
   timeoutMs: number;
   /** Undefined when the host can receive it (then `hostParams` is the translated form); else why not. */
   hostCannot?: string;
@@ -91,6 +93,7 @@ export class QuestionBroker implements OperatorDesk {
       policy: request.route,
       hostCannot: request.hostCannot,
       consent: consentReason(request.method, request.params),
+      ...(request.consentTo ? { consentTo: request.consentTo } : {}),
       operatorAvailable: this.operatorAvailable,
     });
     const record: QuestionRecord = {

@@ -18,6 +18,9 @@ export const SETTLED_STATES: readonly QuestionState[] = ['answered', 'declined',
 /** Who may answer: the host only, the host when it can be asked else an operator, always an operator, or both (first answer wins). */
 export type RoutePolicy = 'host' | 'host-then-operator' | 'operator' | 'both';
 
+/** Who takes consent questions the host could answer (`questions.consent`): the host (default), or an operator. */
+export type ConsentTo = 'host' | 'operator';
+
 /** Where the question was actually put, after the policy met the host's abilities and the consent rule. */
 export type Audience = 'host' | 'operator' | 'both' | 'none';
 

@@ -1,7 +1,7 @@
-/** @module Keeps docs/errors.md and the error catalogue in step, and pins each code's JSON-RPC mapping. */
+/** @module Keeps docs/errors.md and the error catalogue in step, pins each code's JSON-RPC mapping, and checks that every code is raised. */
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { requestStateError } from '../bridge/handle-errors.js';
@@ -45,4 +45,27 @@ test('the request-state rejections the bridge builds use catalogue names and cod
   const busy = requestStateError('ledger-full');
   assert.equal(busy.code, RPC_CODE_FOR.GW_ERR_REQUEST_STATE_BUSY);
   assert.deepEqual(busy.data, { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_BUSY, failure: 'ledger-full' });
+});
+
+/** Source files of src/ the gateway runs (no tests, no test helpers), without comments, by path. */
+function runtimeSources(): Map<string, string> {
+  const root = new URL('../', import.meta.url);
+  const out = new Map<string, string>();
+  for (const path of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    if (!path.endsWith('.ts') || path.endsWith('.test.ts') || path.split(/[\\/]/).includes('testing')) continue;
+    const text = readFileSync(new URL(path, root), 'utf8');
+    out.set(path, text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1'));
+  }
+  return out;
+}
+
+test('every code of the catalogue is raised somewhere in src (outside the catalogue), not only compared against', () => {
+  const sources = runtimeSources();
+  sources.delete(['gateway', 'errors.ts'].join('/'));
+  assert.ok(sources.size > 50, `read the sources (${sources.size} files)`);
+  const unraised = Object.keys(GatewayErrorCode).filter((code) => {
+    const literal = new RegExp(`(?<![=!]==\\s*)['"\`]${code}['"\`]`);
+    return ![...sources.values()].some((text) => literal.test(text));
+  });
+  assert.deepEqual(unraised, [], 'catalogued codes no code path raises: wire them or remove them (and their docs/errors.md line)');
 });

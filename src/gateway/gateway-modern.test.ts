@@ -233,22 +233,25 @@ test('pair 3: inputRequired.deadline counts the upstream\'s time, not the host\'
   await gateway.close();
 });
 
-test('pair 3: a question nobody can answer (route host, host without the capability) is cancel, and the upstream decides', async () => {
+test('pair 3: a question nobody can answer (route host, host without the capability) gets -32601, which no retry can carry: the call ends isError', async () => {
   const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
   const policy = new QuestionPolicy({ defaults: { route: 'host', timeoutMs: 60_000 } });
-  const { gateway } = setup({ handlers: { 'tool:restart': asks({ approval: APPROVAL }) } }, {}, { broker, policy });
+  const { up, gateway } = setup({ handlers: { 'tool:restart': asks({ approval: APPROVAL }) } }, {}, { broker, policy });
   const host = await connectHost(gateway, {});
-  // This fake asks whatever the envelope says (the incident desk would not ask at all): the gateway answers cancel for the host.
-  assert.equal(textOf(await host.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ approval: { action: 'cancel' } }));
+  // This fake asks whatever the envelope says (the incident desk would not ask at all). Not `cancel`: nobody cancelled.
+  const ended = await host.request('tools/call', { name: 'restart', arguments: {} });
+  assert.equal((ended as { result?: { isError?: boolean } }).result?.isError, true, JSON.stringify(ended));
+  assert.match(textOf(ended), /its elicitation 'approval' was answered with an error: .*did not declare the elicitation capability.*\(-32601\)/);
+  assert.equal(served(up).requests('tools/call').length, 1, 'no retry carries an error');
   const [cancelled] = await broker.list({ state: 'cancelled' });
   assert.equal(cancelled?.audience, 'none');
   assert.equal(cancelled?.origin.tool, 'restart');
   await gateway.close();
 });
 
-test('pair 3: an operator answers what the host cannot (sampling), through the same broker record', async () => {
+test('pair 3: with questions.sampling: operator, an operator answers what the host cannot (sampling), through the same broker record', async () => {
   const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
-  const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } });
+  const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, sampling: 'operator' });
   const { up, gateway } = setup({ handlers: { 'tool:summarize': asks({ summary: SUMMARY }) } }, {}, { broker, policy });
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'summarize', arguments: { id: 'INC-1' } });

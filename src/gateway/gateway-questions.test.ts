@@ -46,7 +46,7 @@ test('a host without elicitation: the upstream is offered it anyway, the operato
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
   const question = await openQuestion(broker);
-  assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {}, sampling: {} });
+  assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {} });
   assert.equal(question.audience, 'operator');
   assert.equal(question.origin.tool, 'restart');
   assert.equal(question.origin.hostSessionId, host.session.id);
@@ -111,9 +111,26 @@ test('a multi-select a 2025-06-18 host cannot take goes to the operator and reac
   await gateway.close();
 });
 
-test('a lone approval goes to a person even though the host could answer; route host keeps it with the host', async () => {
+test('by default a consent question (a lone approval, a password field) goes to the host that can take it, not to an operator', async () => {
   const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
-  const first = setup({ approve });
+  const secret = elicits({ message: 'Key?', requestedSchema: { type: 'object', properties: { key: { type: 'string', format: 'password' } } } });
+  const { broker, gateway } = setup({ approve, secret });
+  const host = await connectHost(gateway, { elicitation: { form: {} } });
+  for (const [tool, answer] of [['approve', { approve: true }], ['secret', { key: 's3cret' }]] as const) {
+    const call = host.request('tools/call', { name: tool, arguments: {} });
+    const asked = await host.question('elicitation/create');
+    host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: answer } });
+    assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: answer }));
+    host.sent.length = 0;
+  }
+  const settled = await broker.list({ state: 'answered' });
+  assert.deepEqual(settled.map((q) => [q.audience, q.answeredBy?.kind]), [['host', 'host'], ['host', 'host']]);
+  await gateway.close();
+});
+
+test('questions.consent: operator sends a lone approval to a person even though the host could answer; route host keeps it with the host', async () => {
+  const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
+  const first = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, consent: 'operator' });
   const host = await connectHost(first.gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'approve', arguments: {} });
   const question = await openQuestion(first.broker);
@@ -122,7 +139,7 @@ test('a lone approval goes to a person even though the host could answer; route 
   assert.equal(textOf(await call), JSON.stringify({ action: 'decline' }));
   await first.gateway.close();
 
-  const second = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, upstreams: { desk: { tools: { approve: { route: 'host' } } } } });
+  const second = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, consent: 'operator', upstreams: { desk: { tools: { approve: { route: 'host' } } } } });
   const host2 = await connectHost(second.gateway, { elicitation: { form: {} } });
   void host2.request('tools/call', { name: 'approve', arguments: {} }).catch(() => undefined);
   const asked = await host2.question('elicitation/create');
@@ -130,7 +147,12 @@ test('a lone approval goes to a person even though the host could answer; route 
   await second.gateway.close();
 });
 
-test('expiry answers cancel; route host with an incapable host cancels at once, and both are on record', async () => {
+/** The JSON-RPC error an `elicits`/`samples` tool was answered with, as its text shows it. */
+function errorOf(response: unknown): { code?: number; message?: string; data?: { reason?: string } } | undefined {
+  return (JSON.parse(textOf(response)) as { error?: { code?: number; message?: string; data?: { reason?: string } } }).error;
+}
+
+test('expiry answers cancel; route host with an incapable host gets the error a host lacking elicitation sends, and both are on record', async () => {
   const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 30 } });
   const host = await connectHost(gateway, {});
   assert.equal(textOf(await host.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
@@ -140,11 +162,43 @@ test('expiry answers cancel; route host with an incapable host cancels at once, 
 
   const hostOnly = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'host', timeoutMs: 60_000 } });
   const plain = await connectHost(hostOnly.gateway, {}, '2025-06-18');
-  assert.equal(textOf(await plain.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
+  const refused = errorOf(await plain.request('tools/call', { name: 'restart', arguments: {} }));
+  assert.equal(refused?.code, -32601, 'not cancel: nobody cancelled it');
+  assert.equal(refused?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(refused?.message ?? '', /did not declare the elicitation capability/);
   assert.deepEqual((hostOnly.up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, {}, 'route host: nothing declared the host did not');
   const [cancelled] = await hostOnly.broker.list({ state: 'cancelled' });
   assert.equal(cancelled?.audience, 'none');
   await hostOnly.gateway.close();
+});
+
+test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18 host and sampling for a host without it get -32601 GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+  const regions = { type: 'object', properties: { regions: { type: 'array', items: { type: 'string', enum: ['eu', 'us', 'ap'] } } }, required: ['regions'] };
+  const up = fakeUpstreamFactory({
+    deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }),
+    summarize: async (_call, server) => {
+      const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 10 });
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    },
+  });
+  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const gateway = createGateway(config([spec('desk')]), {
+    logger: silentLogger,
+    openTransport: () => up.open(),
+    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+  });
+  const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
+  const withheld = errorOf(await host.request('tools/call', { name: 'deploy', arguments: {} }));
+  assert.equal(withheld?.code, -32601);
+  assert.equal(withheld?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  const unsampled = errorOf(await host.request('tools/call', { name: 'summarize', arguments: {} }));
+  assert.equal(unsampled?.code, -32601);
+  assert.equal(unsampled?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(unsampled?.message ?? '', /did not declare the sampling capability/);
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method !== 'notifications/message'), false, 'the host was never asked');
+  const settled = await broker.list({ state: 'cancelled' });
+  assert.deepEqual(settled.map((q) => q.audience), ['none', 'none']);
+  await gateway.close();
 });
 
 test('sampling for a host without it: an operator reply becomes the result; a decline becomes an error', async () => {

@@ -105,9 +105,10 @@ test('a shared upstream attributes questions by the call in flight and refuses a
   assert.ok('result' in ambiguous);
   assert.match(JSON.stringify(ambiguous.result), /Not deliverable/);
   await slow;
-  // Bob declared no elicitation: a question attributed to Bob's call is answered `cancel` for him, never sent to him.
+  // Bob declared no elicitation: a question attributed to Bob's call gets what a host lacking it sends, never reaches him.
   const bobCall = await bob.request('tools/call', { name: 'approve', arguments: { who: 'bob' } });
-  assert.match(JSON.stringify(bobCall), /\\"action\\":\\"cancel\\"/);
+  assert.match(JSON.stringify(bobCall), /-32601/);
+  assert.match(JSON.stringify(bobCall), /GW_ERR_HOST_LACKS_CAPABILITY/);
   assert.equal(bob.sent.some((s) => 'method' in s.message && s.message.method === 'elicitation/create'), false);
   await gateway.close();
 });
@@ -297,6 +298,21 @@ test('a question outside any call goes to the standalone stream, or is refused a
       assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'roots/list'), false);
     }
   }
+  await gateway.close();
+});
+
+test('roots/list for a host that declared no roots gets at once what such a host sends: -32601, GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+  const up = fakeUpstreamFactory({ noop: () => ({ content: [] }) });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const host = await connectHost(gateway, { elicitation: {} });
+  await host.request('tools/list'); // opens this host's upstream session
+  const answer = await up.servers.at(-1)?.ask('roots/list', {});
+  assert.ok(answer && 'error' in answer, JSON.stringify(answer));
+  assert.equal(answer.error.code, -32601);
+  assert.equal((answer.error.data as JsonObject | undefined)?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
+  assert.match(answer.error.message, /did not declare the roots capability/);
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'roots/list'), false);
   await gateway.close();
 });
 

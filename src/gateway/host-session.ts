@@ -195,7 +195,7 @@ export class GatewayHostSession implements HostSession {
     const operator = broker.operatorAvailable && policy.operatorMayAnswer(upstream);
     return {
       protocolVersion: this.#init.protocolVersion,
-      capabilities: operator ? withOperatorCapabilities(declared, this.#init.protocolVersion) : declared,
+      capabilities: operator ? withOperatorCapabilities(declared, this.#init.protocolVersion, policy) : declared,
       clientInfo: this.#init.clientInfo,
     };
   }

@@ -27,13 +27,31 @@ test('an upstream routed to its hosts only still gets operator capabilities when
   assert.equal(policy.operatorMayAnswer('llm'), true);
 });
 
-test('operator capabilities per revision are added to the host’s, never removing any', () => {
-  assert.deepEqual(withOperatorCapabilities({}, '2025-11-25'), { elicitation: { form: {}, url: {} }, sampling: {} });
-  assert.deepEqual(withOperatorCapabilities({ elicitation: { form: {} }, roots: { listChanged: true } }, '2025-11-25'), {
-    elicitation: { form: {}, url: {} },
+const DEFAULT_ANSWERERS = { sampling: 'host', consent: 'host' } as const;
+
+test('by default an operator adds form elicitation only, per revision, never removing what the host declared', () => {
+  assert.deepEqual(withOperatorCapabilities({}, '2025-11-25', DEFAULT_ANSWERERS), { elicitation: { form: {} } });
+  assert.deepEqual(withOperatorCapabilities({ elicitation: { form: {} }, roots: { listChanged: true } }, '2025-11-25', DEFAULT_ANSWERERS), {
+    elicitation: { form: {} },
     roots: { listChanged: true },
-    sampling: {},
   });
-  assert.deepEqual(withOperatorCapabilities({}, '2025-06-18'), { elicitation: {}, sampling: {} });
-  assert.deepEqual(withOperatorCapabilities({ sampling: { tools: {} } }, '2025-03-26'), { sampling: { tools: {} } });
+  assert.deepEqual(withOperatorCapabilities({ elicitation: { url: {} }, sampling: {} }, '2025-11-25', DEFAULT_ANSWERERS), { elicitation: { url: {}, form: {} }, sampling: {} });
+  assert.deepEqual(withOperatorCapabilities({}, '2025-06-18', DEFAULT_ANSWERERS), { elicitation: {} });
+  assert.deepEqual(withOperatorCapabilities({ sampling: { tools: {} } }, '2025-03-26', DEFAULT_ANSWERERS), { sampling: { tools: {} } });
+});
+
+test('questions.sampling: operator adds plain sampling; questions.consent: operator adds URL elicitation (2025-11-25)', () => {
+  assert.deepEqual(withOperatorCapabilities({}, '2025-11-25', { sampling: 'operator', consent: 'host' }), { elicitation: { form: {} }, sampling: {} });
+  assert.deepEqual(withOperatorCapabilities({}, '2025-11-25', { sampling: 'host', consent: 'operator' }), { elicitation: { form: {}, url: {} } });
+  assert.deepEqual(withOperatorCapabilities({}, '2025-06-18', { sampling: 'operator', consent: 'operator' }), { elicitation: {}, sampling: {} });
+  assert.deepEqual(withOperatorCapabilities({ sampling: { tools: {} } }, '2025-11-25', { sampling: 'operator', consent: 'host' }), { sampling: { tools: {} }, elicitation: { form: {} } });
+});
+
+test('the policy reads questions.sampling and questions.consent from the config (host when unset)', () => {
+  const read = QuestionPolicy.fromConfig({ questions: { route: 'host-then-operator', timeoutMs: 1000, sampling: 'operator', consent: 'operator' }, upstreams: [] });
+  assert.equal(read.sampling, 'operator');
+  assert.equal(read.consent, 'operator');
+  const unset = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 1 } });
+  assert.equal(unset.sampling, 'host');
+  assert.equal(unset.consent, 'host');
 });

@@ -85,6 +85,11 @@ export interface QuestionRoute {
 
 let questionCounter = 0;
 
+/** The error a host lacking what a `method` question needs would send: -32601, GW_ERR_HOST_LACKS_CAPABILITY in `data`. */
+function hostLacksCapability(method: string, why: string): ProtocolError {
+  return new GatewayError('GW_ERR_HOST_LACKS_CAPABILITY', `Method not found: ${method} (${why})`).toProtocolError();
+}
+
 const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
 const OPEN = new Set<string>(['pending', 'delivered']);
 
@@ -163,14 +168,13 @@ export class QuestionRelay {
     if (!isQuestionMethod(request.method)) {
       // ping, or a method no revision lets an upstream ask: relayed or refused at once, nothing to record.
       if (plan.kind === 'relay') this.#sendToHost(upstream, request, route, plan, undefined);
-      else if (plan.kind === 'refuse') upstream.respondError(request.id, ProtocolError.from(plan.error));
-      else upstream.respond(request.id, plan.result);
+      else upstream.respondError(request.id, ProtocolError.from(plan.error));
       return;
     }
     if (plan.kind === 'refuse' && !plan.hostCannot) {
-      // Ill-formed or unanswerable by anyone (limits, schema, tools): never put to a person either.
+      // Ill-formed or unanswerable by anyone (limits, schema, tools; roots the host did not declare): never put to a person either.
       this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.#host.id });
-      upstream.respondError(request.id, ProtocolError.from(plan.error));
+      upstream.respondError(request.id, plan.onlyHostCould ? hostLacksCapability(request.method, plan.error.message) : ProtocolError.from(plan.error));
       return;
     }
     void this.#broker(upstream, request, request.method, route, plan).catch((error: unknown) => {
@@ -182,9 +186,7 @@ export class QuestionRelay {
 
   async #broker(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan): Promise<void> {
     const init = this.#host.profile() as HostProfile;
-    let hostCannot: string | undefined;
-    if (plan.kind === 'answer') hostCannot = plan.why;
-    else if (plan.kind === 'refuse') hostCannot = plan.error.message;
+    let hostCannot = plan.kind === 'refuse' ? plan.error.message : undefined;
     let unreachable: ProtocolError | undefined;
     if (plan.kind === 'relay' && route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
       hostCannot = `no call explains ${method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
@@ -214,6 +216,7 @@ export class QuestionRelay {
         hostRevision: init.protocolVersion,
       },
       route: settings.route,
+      consentTo: this.#env.questions.policy.consent,
       timeoutMs: route.timeoutMs ?? settings.timeoutMs,
       ...(hostCannot === undefined ? {} : { hostCannot }),
       ...(plan.kind === 'relay' ? { hostParams: plan.params } : {}),
@@ -279,14 +282,14 @@ export class QuestionRelay {
       this.#channel.send(notification('notifications/cancelled', { requestId: brokered.hostId, reason }), brokered.relatedRequestId);
     }
     if (question.audience === 'none') {
-      // Nobody could be asked: what the plan says for this host (an elicitation is cancelled, the rest refused).
+      // Nobody could be asked. When the host cannot take the question, the upstream gets what a host lacking
+      // the capability sends (-32601), never `cancel`, which would claim a person cancelled.
       const { plan } = brokered;
       // A 2026-07-28 host can be told what it should have declared (-32021); its call ends there.
       if (plan.kind !== 'relay' && brokered.relatedRequestId !== undefined) this.#env.modern?.hostLacks(brokered.relatedRequestId, question.method, question.params);
       this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.#host.id });
       if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
-      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, ProtocolError.from(plan.error));
-      else if (plan.kind === 'answer') brokered.upstream.respond(brokered.upstreamId, plan.result);
+      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, hostLacksCapability(question.method, question.audienceReason ?? plan.error.message));
       else brokered.upstream.respond(brokered.upstreamId, { action: 'cancel' });
       return;
     }

@@ -20,13 +20,13 @@ const url = { mode: 'url', message: 'Sign in', url: 'https://example.test/x', el
 
 const host = (revision: string, capabilities: JsonObject) => ({ revision, capabilities });
 
-test('elicitation: relayed as the host revision needs, answered cancel when the host cannot receive it, refused when it breaks the rules', () => {
+test('elicitation: relayed as the host revision needs, refused for this host only (-32601) when it cannot receive it, refused for anyone when it breaks the rules', () => {
   const cases: [string, JsonObject, JsonObject, string][] = [
     ['2025-11-25', { elicitation: {} }, form, 'relay'],
     ['2025-06-18', { elicitation: {} }, form, 'relay'],
-    ['2025-03-26', { elicitation: {} }, form, 'answer'],
-    ['2025-11-25', {}, form, 'answer'],
-    ['2025-06-18', { elicitation: {} }, multi, 'answer'],
+    ['2025-03-26', { elicitation: {} }, form, 'refuse'],
+    ['2025-11-25', {}, form, 'refuse'],
+    ['2025-06-18', { elicitation: {} }, multi, 'refuse'],
     ['2025-11-25', { elicitation: {} }, multi, 'relay'],
     ['2025-11-25', { elicitation: { form: {} } }, url, 'refuse'],
     ['2025-06-18', { elicitation: {} }, url, 'refuse'],
@@ -44,9 +44,10 @@ test('elicitation: relayed as the host revision needs, answered cancel when the 
   });
   const asIs = planQuestion('elicitation/create', form, host('2025-11-25', { elicitation: {} }));
   assert.equal(asIs.kind === 'relay' && 'upstreamSchema' in asIs, false, 'a 2025-11-25 host answers the upstream schema itself: nothing to fill');
-  const cancelled = planQuestion('elicitation/create', multi, host('2025-06-18', { elicitation: {} }));
-  assert.deepEqual(cancelled.kind === 'answer' && cancelled.result, { action: 'cancel' });
-  assert.match(cancelled.kind === 'answer' ? cancelled.why : '', /multi-select/);
+  const withheld = planQuestion('elicitation/create', multi, host('2025-06-18', { elicitation: {} }));
+  assert.equal(withheld.kind === 'refuse' && withheld.hostCannot, true, 'someone else may still answer it');
+  assert.equal(withheld.kind === 'refuse' && withheld.error.code, -32601);
+  assert.match(withheld.kind === 'refuse' ? withheld.error.message : '', /multi-select/);
 });
 
 test('a requestedSchema that is not a flat primitive form is refused with -32602 naming the path, whoever the host is', () => {

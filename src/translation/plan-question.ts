@@ -1,7 +1,7 @@
 /**
  * @module Decides what becomes of a question an upstream asks a host, given the host's revision and
- * declared capabilities: relay it (translated for the host), answer it on the host's behalf (an
- * elicitation the host cannot receive is cancelled, never left hanging), or refuse it with an error.
+ * declared capabilities: relay it (translated for the host), or refuse it with an error: for this host only
+ * (it cannot receive the question; someone else may answer it), or for anyone (ill-formed, over the limits).
  */
 
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
@@ -27,16 +27,17 @@ export type QuestionPlan =
    * defaults it never saw (`fillHiddenDefaults`) and must also satisfy the upstream's own schema.
    */
   | { kind: 'relay'; params: JsonObject; requestedSchema?: JsonObject; upstreamSchema?: JsonObject }
-  /** Answer the upstream at once with `result`, without asking the host. */
-  | { kind: 'answer'; result: JsonObject; why: string }
-  /** Answer the upstream with a JSON-RPC error. */
   /**
    * Answer the upstream with a JSON-RPC error. `hostCannot`: the refusal is about this host only (its
    * revision or capabilities), so someone else (an operator) could still answer the question as asked.
+   * `onlyHostCould`: only the host could answer it (its roots) and it did not declare the capability.
    */
-  | { kind: 'refuse'; error: JsonRpcErrorObject; hostCannot?: true };
+  | { kind: 'refuse'; error: JsonRpcErrorObject; hostCannot?: true; onlyHostCould?: true };
 
-const CANCEL = { action: 'cancel' };
+/** The host cannot receive this elicitation: what a host lacking the capability answers (-32601). */
+function elicitationHostCannot(why: string): QuestionPlan {
+  return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: `Cannot relay elicitation/create: ${why}` }, hostCannot: true };
+}
 
 export function planQuestion(method: string, params: JsonObject, host: HostProfile): QuestionPlan {
   const effective = upstreamClientCapabilities(host.capabilities, host.revision);
@@ -50,7 +51,7 @@ export function planQuestion(method: string, params: JsonObject, host: HostProfi
     case 'roots/list':
       return isObject(effective.roots)
         ? { kind: 'relay', params }
-        : { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay roots/list: the host did not declare the roots capability' } };
+        : { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: 'Cannot relay roots/list: the host did not declare the roots capability' }, onlyHostCould: true };
     default:
       return { kind: 'refuse', error: { code: RpcCode.MethodNotFound, message: `Method not found: ${method}` } };
   }
@@ -69,7 +70,7 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
     const why = isObject(host.capabilities.elicitation)
       ? `a ${host.revision} host cannot receive elicitation (it needs 2025-06-18 or later)`
       : 'the host did not declare the elicitation capability';
-    return { kind: 'answer', result: CANCEL, why };
+    return elicitationHostCannot(why);
   }
   if (params.mode === 'url') {
     if (!isObject(elicitation.url)) {
@@ -81,7 +82,7 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
     return { kind: 'relay', params };
   }
   const translated = translateElicitation(params, host.revision);
-  if (translated.kind === 'unsendable') return { kind: 'answer', result: CANCEL, why: translated.reason };
+  if (translated.kind === 'unsendable') return elicitationHostCannot(translated.reason);
   const schema = translated.params.requestedSchema;
   if (!isObject(schema)) return { kind: 'relay', params: translated.params };
   const original = params.requestedSchema;

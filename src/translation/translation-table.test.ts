@@ -34,9 +34,9 @@ test('a titled oneOf reaches a 2025-06-18 host as enum+enumNames, without its de
   });
 });
 
-test('a multi-select is not sent to a 2025-06-18 host: the upstream gets cancel', () => {
+test('a multi-select is not sent to a 2025-06-18 host: an operator, or -32601 to the upstream', () => {
   for (const shape of ['multi-select', 'titled-multi-select']) {
-    assert.match(cell(shape, '2025-06-18'), /^not sent; upstream gets `cancel` \(property "field" is a multi-select/);
+    assert.match(cell(shape, '2025-06-18'), /^not sent to this host; an operator may answer, else the upstream gets -32601: Cannot relay elicitation\/create: property "field" is a multi-select/);
   }
 });
 
@@ -46,9 +46,9 @@ test('a 2025-11-25 host with every capability receives every valid shape unchang
   for (const shape of valid) assert.equal(cell(shape.id, '2025-11-25'), 'unchanged', shape.id);
 });
 
-test('every valid elicitation to a 2025-03-26 host is answered cancel', () => {
+test('no valid elicitation is sent to a 2025-03-26 host: an operator, or -32601 to the upstream', () => {
   for (const shape of valid.filter((s) => s.method === 'elicitation/create')) {
-    assert.match(cell(shape.id, '2025-03-26'), /^not sent; upstream gets `cancel`/, shape.id);
+    assert.match(cell(shape.id, '2025-03-26'), /^not sent to this host; an operator may answer, else the upstream gets -32601: /, shape.id);
   }
 });
 
@@ -74,5 +74,5 @@ test('the describer reports what the plan did, not what it was told', () => {
   assert.equal(describePlan(sent, { kind: 'relay', params: { a: 1, keep: { x: 1 }, list: [{ v: 'p', t: 'P' }] } }), 'unchanged');
   assert.equal(describePlan(sent, { kind: 'relay', params: { a: 2, keep: { x: 1, y: true }, vs: ['p'] } }), '`list` → `vs`, `a` `1` → `2`, `keep.y` `true` added');
   assert.equal(describePlan(sent, { kind: 'refuse', error: { code: -32602, message: 'no' } }), 'refused (-32602): no');
-  assert.equal(describePlan(sent, { kind: 'answer', result: { action: 'decline' }, why: 'because' }), 'not sent; upstream gets `decline` (because)');
+  assert.equal(describePlan(sent, { kind: 'refuse', error: { code: -32601, message: 'no' }, hostCannot: true }), 'not sent to this host; an operator may answer, else the upstream gets -32601: no');
 });

@@ -115,11 +115,8 @@ export function translationCells(): TranslationCell[] {
 
 /** What the host receives, in words, derived only from the plan (and the params it was made from). */
 export function describePlan(sent: JsonObject, plan: QuestionPlan): string {
+  if (plan.kind === 'refuse' && plan.hostCannot) return `not sent to this host; an operator may answer, else the upstream gets ${plan.error.code}: ${plan.error.message}`;
   if (plan.kind === 'refuse') return `refused (${plan.error.code}): ${plan.error.message}`;
-  if (plan.kind === 'answer') {
-    const action = typeof plan.result.action === 'string' ? `\`${plan.result.action}\`` : `\`${JSON.stringify(plan.result)}\``;
-    return `not sent; upstream gets ${action} (${plan.why})`;
-  }
   const changes = diff(sent, plan.params, []);
   return changes.length === 0 ? 'unchanged' : changes.join(', ');
 }
@@ -221,8 +218,9 @@ export function renderTranslationPage(): string {
 
 When an upstream asks the host something (\`elicitation/create\`, \`sampling/createMessage\`), the
 gateway decides per host session what the host receives: the question translated for the host's
-protocol revision, no question at all (the upstream is answered on the host's behalf, e.g. with
-\`cancel\`), or a JSON-RPC error to the upstream. This page shows that decision for a set of
+protocol revision, not this host (an operator may answer it; else the upstream gets the error a host
+lacking the capability sends, -32601 \`GW_ERR_HOST_LACKS_CAPABILITY\`), or a JSON-RPC error to the
+upstream whoever would answer. This page shows that decision for a set of
 upstream shapes and every revision the gateway speaks.
 
 Every cell is computed by running the gateway's own \`planQuestion\` and describing its output: a
@@ -271,6 +269,8 @@ ${renderShapes()}
 - Limits: a \`requestedSchema\` over ${limits.schemaBytes / 1024} KB or nested deeper than ${limits.schemaDepth} levels is refused before it
   reaches any host; an answer's \`content\` over ${limits.answerBytes / (1024 * 1024)} MB or nested deeper than ${limits.answerDepth} levels never reaches
   the upstream.
-- An elicitation the host cannot receive is answered \`cancel\` at once, never left hanging.
+- A question the host cannot receive is never left hanging: it goes to an operator when the route
+  policy lets one answer (see [006](design/006-question-broker.md)), else the upstream gets -32601
+  \`GW_ERR_HOST_LACKS_CAPABILITY\` at once. Never \`cancel\`, which would claim a person cancelled.
 `;
 }

@@ -67,7 +67,12 @@ function expectedAt20250618(shape: ElicitShape): Record<string, unknown> {
 }
 
 const acceptText = (value: unknown): string => JSON.stringify({ action: 'accept', content: { [SHAPE_FIELD]: value } });
-const CANCEL_TEXT = JSON.stringify({ action: 'cancel' });
+
+/** A question no one may take (route host) ends as the upstream's error: the -32601 a host lacking the capability sends (the lab's SDK shows only its message), never `cancel`. */
+function assertHostLacks(message: WireMessage | undefined): void {
+  assert.equal(isToolError(message), true, JSON.stringify(message));
+  assert.match(toolText(message), /^Method not found: elicitation\/create \(/, JSON.stringify(message));
+}
 
 /** The questions on a call's stream. */
 const questionsIn = (messages: readonly WireMessage[]): WireMessage[] => messages.filter(isRequest);
@@ -131,13 +136,13 @@ for (const upstream of UPSTREAMS) {
     for (const shape of SHAPE_NAMES) {
       const sendable = AT_20250618[shape] !== undefined;
 
-      test(`${OLD} host, ${shape}: ${sendable ? 'receives the translated schema; the answer round-trips' : 'is never asked; the upstream gets cancel'}`, async (t) => {
+      test(`${OLD} host, ${shape}: ${sendable ? 'receives the translated schema; the answer round-trips' : 'is never asked; the upstream gets -32601'}`, async (t) => {
         const host = await connect(t, OLD);
         if (!sendable) {
           const messages = await (await host.callTool(1, 'elicit_shape', { shape })).rest();
           assert.deepEqual(questionsIn(messages), [], 'a multi-select never reaches a 2025-06-18 host');
           assert.equal(messages.length, 1, JSON.stringify(messages));
-          assert.equal(toolText(messages[0]), CANCEL_TEXT);
+          assertHostLacks(messages[0]);
           return;
         }
         const { call, question } = await ask(host, 1, shape);
@@ -191,12 +196,12 @@ for (const upstream of UPSTREAMS) {
     });
 
     for (const shape of ['titled-enum', 'string-default'] as const) {
-      test(`2025-03-26 host declaring elicitation, ${shape}: never asked; the upstream gets cancel`, async (t) => {
+      test(`2025-03-26 host declaring elicitation, ${shape}: never asked; the upstream gets -32601`, async (t) => {
         const host = await connect(t, '2025-03-26');
         const messages = await (await host.callTool(1, 'elicit_shape', { shape })).rest();
         assert.deepEqual(questionsIn(messages), []);
         assert.equal(messages.length, 1, JSON.stringify(messages));
-        assert.equal(toolText(messages[0]), CANCEL_TEXT);
+        assertHostLacks(messages[0]);
       });
     }
 
@@ -227,11 +232,11 @@ for (const upstream of UPSTREAMS) {
       assert.equal(toolText(await finish(call, 1)), JSON.stringify({ action: 'accept', content: { ticket: 'CHG-8' } }));
     });
 
-    test(`${OLD} host without the elicitation capability, titled-enum: never asked; the upstream gets cancel`, async (t) => {
+    test(`${OLD} host without the elicitation capability, titled-enum: never asked; the upstream gets -32601`, async (t) => {
       const host = await connect(t, OLD, {});
       const messages = await (await host.callTool(1, 'elicit_shape', { shape: 'titled-enum' })).rest();
       assert.deepEqual(questionsIn(messages), []);
-      assert.equal(toolText(messages.at(-1)), CANCEL_TEXT);
+      assertHostLacks(messages.at(-1));
     });
   });
 }

@@ -13,7 +13,8 @@ import { type RunningGateway, startGateway } from './harness/gateway.js';
 import { RawHost } from './harness/raw-host.js';
 import type { WireMessage } from './harness/sse-reader.js';
 import { isRequest, isToolError, toolText } from './harness/tool-results.js';
-import { incidentDeskStdio } from './harness/upstreams.js';
+import { connectSdkHttp } from './harness/sdk-host.js';
+import { incidentDeskStdio, startIncidentDeskHttp } from './harness/upstreams.js';
 
 const FORM_ELICITATION = { elicitation: { form: {} } };
 
@@ -64,15 +65,26 @@ describe('the incident desk restart vector through switchboard serve (stdio upst
     assert.equal(toolText(final), 'NOT RESTARTED payments-api: approval declined');
   });
 
-  test('a host that declared no capabilities: restart is cancelled for it (nothing restarted), summarize degrades to the plain summary', async (t) => {
+  test('a host that declared no capabilities: restart is an isError result as on a direct connection (nothing restarted), summarize degrades to the plain summary', async (t) => {
     const host = await connect(t, {});
 
-    // The desk does not check and asks anyway; the gateway answers `cancel` on the host's behalf.
+    // The desk does not check and asks anyway; the gateway answers what a host without elicitation sends (-32601),
+    // not `cancel`, which would claim a person cancelled.
     const restart = await (await host.callTool(21, 'restart_service', { service: 'payments-api' })).rest();
     assert.deepEqual(restart.filter(isRequest), [], 'no question may reach a host that cannot answer it');
     const restartResult = restart.find((message) => message.id === 21);
-    assert.equal(isToolError(restartResult), false, JSON.stringify(restartResult));
-    assert.match(toolText(restartResult), /^NOT RESTARTED payments-api: /);
+    assert.equal(isToolError(restartResult), true, JSON.stringify(restartResult));
+    assert.match(toolText(restartResult), /^restart_service: the host refused elicitation\/create \(-32601: /);
+    assert.match(toolText(restartResult), /did not declare the elicitation capability/);
+
+    // The same host straight to the desk (no gateway): the same kind of result.
+    const desk = await startIncidentDeskHttp();
+    t.after(() => desk.stop());
+    const direct = await connectSdkHttp(desk.url, {});
+    t.after(() => direct.close());
+    const directResult = (await direct.client.callTool({ name: 'restart_service', arguments: { service: 'payments-api' } })) as { isError?: boolean; content: { type: string; text?: string }[] };
+    assert.equal(directResult.isError, true, JSON.stringify(directResult));
+    assert.match(directResult.content[0]?.text ?? '', /^restart_service: the host refused elicitation\/create \(-32601: /);
 
     const summary = await (await host.callTool(22, 'summarize_incident', { id: 'INC-1042' })).rest();
     assert.deepEqual(summary.filter(isRequest), []);

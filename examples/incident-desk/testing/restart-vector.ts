@@ -15,7 +15,16 @@ interface VectorStep {
 export interface RestartVector {
   readonly negotiatedProtocolVersion: string;
   readonly steps: readonly [VectorStep, VectorStep, VectorStep, VectorStep];
+  /** Behaviour captured beside the exchange, one sentence each (for example a host without capabilities). */
+  readonly also_captured?: readonly string[];
 }
+
+/**
+ * What the desk does for a host that declared neither sampling nor elicitation, as the project pins it:
+ * `summarize_incident` checks first and degrades; `restart_service` does not check, asks anyway, and turns
+ * the host's -32601 into an isError result (the gateway must send that host's error, never `cancel`).
+ */
+export const CAPABILITY_LESS_BEHAVIOUR = 'A host that declared neither sampling nor elicitation: a tool that checks the capability first degrades (answers without it); a tool that does not check returns an isError result.';
 
 /** The revision the exchange is pinned at. */
 export const VECTOR_PROTOCOL_VERSION = '2025-11-25';

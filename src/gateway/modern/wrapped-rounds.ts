@@ -71,7 +71,13 @@ export class WrappedRounds {
       const params = request.params ?? {};
       const plan = planQuestion(request.method, params, { revision: LATEST_LEGACY_REVISION, capabilities: input.hostCapabilities });
       if (plan.kind !== 'relay') return undefined;
-      const audience = decideAudience({ policy: settings.route, hostCannot: undefined, consent: consentReason(request.method, params), operatorAvailable: broker.operatorAvailable });
+      const audience = decideAudience({
+        policy: settings.route,
+        hostCannot: undefined,
+        consent: consentReason(request.method, params),
+        consentTo: policy.consent,
+        operatorAvailable: broker.operatorAvailable,
+      });
       if (audience.audience !== 'host') return undefined;
       planned.push({ key, request, params: plan.params, plan });
     }
@@ -85,6 +91,7 @@ export class WrappedRounds {
         params: request.params ?? {},
         origin: { upstream: input.upstream, ...(input.hostTool ? { tool: input.hostTool } : {}), hostSessionId: input.hostSessionId, hostRevision: MODERN_REVISION },
         route: settings.route,
+        consentTo: policy.consent,
         timeoutMs: ttlMs,
         hostParams: params,
         // The upstream holds nothing to answer: only the host's retry, carrying the answer and the state, can.
