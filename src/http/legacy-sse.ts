@@ -126,6 +126,10 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
         const refused = refusedAnswer(session.host, classified.message);
         if (refused) return refused;
       }
+      if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) {
+        const { id } = classified.message;
+        return errorResponse('INVALID_MESSAGE', `Invalid Request: id ${JSON.stringify(id)} is already in flight on this session`, { id });
+      }
       session.idle.touch();
       if (classified.kind === 'request') session.inFlight.add(classified.message.id);
       session.host.receive(classified.message);

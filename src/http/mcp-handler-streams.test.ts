@@ -55,6 +55,30 @@ describe('HTTP SSE streams', () => {
     assert.equal(again.status, 400, 'an answer is taken once');
   });
 
+  it('refuses a request whose id a request in flight on the session still holds (400 -32600); the older call keeps its stream and gets its own answer', async () => {
+    const { handle } = setup();
+    const { headers } = await openTestSession(handle);
+    const older = readSse(await handle(mcpPost(call(7, 'ask'), headers)));
+    assert.equal((await older.nextMessage())?.method, 'elicitation/create');
+
+    const clash = await handle(mcpPost(call(7, 'echo', { text: 'second' }), headers));
+    assert.equal(clash.status, 400);
+    const body = (await clash.json()) as { id: unknown; error: { code: number; message: string } };
+    assert.equal(body.id, 7);
+    assert.equal(body.error.code, -32600);
+    assert.match(body.error.message, /already in flight/);
+    const batch = await handle(mcpPost([call(8, 'echo'), call(8, 'echo')], { ...headers }));
+    assert.equal(batch.status, 400, 'a batch is refused on this 2025-11-25 session anyway');
+
+    const answer = { jsonrpc: '2.0', id: 'srv-1', result: { action: 'accept', content: { queue: 'ops' } } };
+    assert.equal((await handle(mcpPost(answer, headers))).status, 202);
+    assert.deepEqual(messagesOf(await older.rest()), [
+      { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: '{"action":"accept","content":{"queue":"ops"}}' }] } },
+    ]);
+    const reused = await handle(mcpPost(call(7, 'echo', { text: 'later' }), headers));
+    assert.equal(reused.status, 200, 'an id is free again once its request is answered');
+  });
+
   it('refuses an answer the gateway finds invalid with 400 -32602 and hands it to admitAnswer, which settles it (issue 11 item 13); a second answer is unknown', async () => {
     const { gateway, handle } = setup();
     const { headers } = await openTestSession(handle);

@@ -171,6 +171,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       const refused = refusedAnswer(found.value.host, classified.message);
       if (refused) return refused;
     }
+    if (classified.kind === 'request' && found.value.transport.isInFlight(classified.message.id)) return idInFlight(classified.message.id);
     return found.value.post(classified, req.headers.get('mcp-protocol-version'));
   }
 
@@ -193,9 +194,18 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         const refused = refusedAnswer(found.value.host, classified.message);
         if (refused) return refused;
       }
+      if (classified.kind === 'request') {
+        const { id } = classified.message;
+        if (found.value.transport.isInFlight(id) || inbounds.some((other) => other.kind === 'request' && other.message.id === id)) return idInFlight(id);
+      }
       inbounds.push(classified);
     }
     return found.value.postBatch(inbounds, req.headers.get('mcp-protocol-version'));
+  }
+
+  /** A request may not reuse the id of one still in flight on its session: its answer would have two owners. */
+  function idInFlight(id: JsonRpcId): Response {
+    return errorResponse('INVALID_MESSAGE', `Invalid Request: id ${JSON.stringify(id)} is already in flight on this session`, { id });
   }
 
   function initialize(req: Request, request: JsonRpcRequest): Response {

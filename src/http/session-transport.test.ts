@@ -120,13 +120,14 @@ describe('SessionTransport', () => {
     await open.cancel();
   });
 
-  it('ends the older stream when the host reuses the id of a request in flight', async () => {
+  it('tells which ids are in flight (the edge refuses a request that reuses one) until their response is sent', async () => {
     const { transport } = setup();
-    const older = post(transport, 5);
-    const newer = post(transport, 5);
+    const response = post(transport, 5);
+    assert.equal(transport.isInFlight(5), true);
+    assert.equal(transport.isInFlight('5'), false, 'ids are compared as JSON-RPC ids, not as text');
     transport.send(result(5), 5);
-    assert.deepEqual(messagesOf(await readSse(older).rest()), []);
-    assert.deepEqual(messagesOf(await readSse(newer).rest()), [result(5)]);
+    assert.deepEqual(messagesOf(await readSse(response).rest()), [result(5)]);
+    assert.equal(transport.isInFlight(5), false);
   });
 
   it('coalesces events written while the host is not reading into one chunk', async () => {

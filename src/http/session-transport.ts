@@ -78,6 +78,11 @@ export class SessionTransport {
     return this.#requests.size > 0 || this.#standalone !== undefined;
   }
 
+  /** Whether a request of this id was posted and is not answered yet (a host must not reuse its id until then). */
+  isInFlight(id: JsonRpcId): boolean {
+    return this.#requests.has(id);
+  }
+
   /**
    * A POSTed request gets `200 text/event-stream` at once and its stream stays open until its
    * response is sent; a notification or a response gets `202`. `protocolVersion` is the revision
@@ -105,9 +110,7 @@ export class SessionTransport {
     });
     stream.connection = connection;
     for (const message of requests) {
-      // A host that reuses the id of a request still in flight breaks the spec; its older stream ends unanswered.
-      const older = this.#requests.get(message.id);
-      if (older !== undefined && older !== stream && older.connection !== undefined) this.#disconnect(older.connection);
+      // The edge refuses an id still in flight (isInFlight), so each id names one stream.
       this.#requests.set(message.id, stream);
     }
     if (protocolVersion !== undefined && this.#primes(protocolVersion)) {

@@ -93,6 +93,17 @@ describe('serveStdio', () => {
     assert.ok(!gateway.last.received.some((m) => !('method' in m) && m.id === question?.id), 'a refused answer is not handed on');
   });
 
+  it('refuses a request that reuses the id of one in flight (-32600) and keeps the older one', async () => {
+    const { gateway, send, readLines } = setup();
+    send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask' } });
+    const [question] = await readLines(1);
+    assert.equal(question?.method, 'elicitation/create');
+    send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'second' } } });
+    const [, clash] = await readLines(2);
+    assert.deepEqual(clash, { jsonrpc: '2.0', id: 9, error: { code: -32600, message: 'Invalid Request: id 9 is already in flight' } });
+    assert.equal(gateway.last.received.filter((m) => 'method' in m && m.method === 'tools/call').length, 1, 'the second request never reached the session');
+  });
+
   it('answers malformed JSON with -32700, batches and non-messages with -32600, and keeps going', async () => {
     const { gateway, send, readLines } = setup();
     send('{"jsonrpc": "2.0", "id": 1,');

@@ -177,6 +177,11 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
         return;
       }
     }
+    if (classified.kind === 'request' && inFlight.has(classified.message.id)) {
+      const { id } = classified.message;
+      write(errorResponse(id, { code: RpcCode.InvalidRequest, message: `Invalid Request: id ${JSON.stringify(id)} is already in flight` }));
+      return;
+    }
     if (era.era === 'modern' && classified.kind === 'request') {
       serveModern(classified.message);
       return;
