@@ -81,3 +81,25 @@ test('a message the gateway cannot encode is GW_ERR_INVALID_PARAMS, not an unava
   assert.ok(error instanceof GatewayError, String(error));
   assert.equal(error.code, 'GW_ERR_INVALID_PARAMS');
 });
+
+test('tools/call and prompts/get whose arguments are not an object (prompts: of strings) are -32602 at the gateway, never forwarded', async () => {
+  const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
+  const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
+  await gateway.ready;
+  const host = await connectHost(gateway);
+  for (const args of [[1, 2], 'text', 7, null]) {
+    const answer = await host.request('tools/call', { name: 'echo', arguments: args });
+    assert.equal('error' in answer ? answer.error.code : undefined, -32602, JSON.stringify(answer));
+    assert.match('error' in answer ? answer.error.message : '', /arguments must be an object/);
+  }
+  for (const args of [['a'], { a: 1 }]) {
+    const answer = await host.request('prompts/get', { name: 'any', arguments: args });
+    assert.equal('error' in answer ? answer.error.code : undefined, -32602, JSON.stringify(answer));
+    assert.match('error' in answer ? answer.error.message : '', /arguments/);
+  }
+  const fine = await host.request('tools/call', { name: 'echo', arguments: {} });
+  assert.ok('result' in fine, JSON.stringify(fine));
+  const calls = up.servers.flatMap((server) => server.received).filter((m) => 'method' in m && m.method === 'tools/call');
+  assert.equal(calls.length, 1, 'only the well-formed call reached the upstream');
+  await gateway.close();
+});

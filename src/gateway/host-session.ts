@@ -9,6 +9,7 @@ import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { boundedClientInfo } from '../protocol/client-info.js';
 import { completeParamsProblem } from '../protocol/complete-params.js';
+import { callArgumentsProblem } from '../protocol/call-arguments.js';
 import { RpcCode } from '../protocol/errors.js';
 import type {
   JsonObject,
@@ -400,9 +401,11 @@ export class GatewayHostSession implements HostSession {
     if (listKind) return this.#list(listKind, params);
     switch (request.method) {
       case 'tools/call':
+        checkCallArguments('tools/call', params);
         if (this.#env.composites?.has(params.name)) return this.#runComposite(request, params.name as string);
         return this.#call(request, await this.#toolRoute(params.name), 'name');
       case 'prompts/get':
+        checkCallArguments('prompts/get', params);
         return this.#call(request, await this.#requireCatalog().routeNamed('prompts', params.name), 'name');
       case 'resources/read':
         return this.#call(request, await this.#requireCatalog().routeResource(params.uri), 'uri');
@@ -775,4 +778,10 @@ export class GatewayHostSession implements HostSession {
 
 function keyOf(id: JsonRpcId): string {
   return `${typeof id}:${String(id)}`;
+}
+
+/** Refuses (-32602) `arguments` of the wrong shape before the request is routed: the upstream would only answer with its own validation dump. */
+function checkCallArguments(method: 'tools/call' | 'prompts/get', params: JsonObject): void {
+  const problem = callArgumentsProblem(method, params);
+  if (problem !== undefined) throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${problem}`);
 }
