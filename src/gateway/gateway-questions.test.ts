@@ -201,6 +201,31 @@ test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18
   await gateway.close();
 });
 
+test('route operator with no operator: nobody may answer, so the upstream gets -32601 GW_ERR_HOST_LACKS_CAPABILITY (never cancel), even when the host could take it', async () => {
+  const up = fakeUpstreamFactory({
+    restart: elicits({ message: 'Restart?', requestedSchema: TICKET }),
+    summarize: async (_call, server) => {
+      const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 10 });
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    },
+  });
+  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const gateway = createGateway(config([spec('desk')]), {
+    logger: silentLogger,
+    openTransport: () => up.open(),
+    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'operator', timeoutMs: 60_000 } }) },
+  });
+  const host = await connectHost(gateway, { elicitation: { form: {} }, sampling: {} });
+  for (const tool of ['restart', 'summarize']) {
+    const refused = errorOf(await host.request('tools/call', { name: tool, arguments: {} }));
+    assert.equal(refused?.code, -32601, tool);
+    assert.equal(refused?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY', tool);
+    assert.match(refused?.message ?? '', /no operator/, tool);
+  }
+  assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method !== 'notifications/message'), false, 'the host was never asked');
+  await gateway.close();
+});
+
 test('sampling for a host without it: an operator reply becomes the result; a decline becomes an error', async () => {
   const sample: ToolHandler = async (_call, server) => {
     const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }], maxTokens: 50 });

@@ -282,15 +282,18 @@ export class QuestionRelay {
       this.#channel.send(notification('notifications/cancelled', { requestId: brokered.hostId, reason }), brokered.relatedRequestId);
     }
     if (question.audience === 'none') {
-      // Nobody could be asked. When the host cannot take the question, the upstream gets what a host lacking
-      // the capability sends (-32601), never `cancel`, which would claim a person cancelled.
+      // Nobody could be asked (the host cannot take it, or the route keeps it from the host and no operator runs):
+      // the upstream gets what a host lacking the capability sends (-32601), never `cancel`, which would claim a
+      // person cancelled (and is no sampling or roots result at all).
       const { plan } = brokered;
       // A 2026-07-28 host can be told what it should have declared (-32021); its call ends there.
       if (plan.kind !== 'relay' && brokered.relatedRequestId !== undefined) this.#env.modern?.hostLacks(brokered.relatedRequestId, question.method, question.params);
       this.#env.logger.log('info', `answering ${question.method} from upstream '${brokered.upstream.spec.name}' without anyone: ${question.audienceReason ?? ''}`, { session: this.#host.id });
       if (brokered.unreachable) brokered.upstream.respondError(brokered.upstreamId, brokered.unreachable);
-      else if (plan.kind === 'refuse') brokered.upstream.respondError(brokered.upstreamId, hostLacksCapability(question.method, question.audienceReason ?? plan.error.message));
-      else brokered.upstream.respond(brokered.upstreamId, { action: 'cancel' });
+      else {
+        const why = question.audienceReason ?? (plan.kind === 'refuse' ? plan.error.message : 'nobody may answer it');
+        brokered.upstream.respondError(brokered.upstreamId, hostLacksCapability(question.method, why));
+      }
       return;
     }
     const reply = upstreamReply(question);
