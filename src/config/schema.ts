@@ -376,7 +376,7 @@ const httpSchema = z
       .int()
       .positive()
       .default(DEFAULTS.maxSessionsPerPrincipal)
-      .meta({ description: 'Most host sessions one principal may hold at once (same rule at the cap as maxSessions).' }),
+      .meta({ description: 'Most host sessions one principal, for now one client address, may hold at once (same rule at the cap as maxSessions).' }),
     maxStandIns: z
       .int()
       .positive()

@@ -90,6 +90,8 @@ export interface ModernRequestContext {
    * the client address and clientInfo). Every requestState handle is bound to it.
    */
   principal: string;
+  /** Whom the per-principal session cap counts its stand-in against (over HTTP the client address); default `principal`. */
+  sessionCapKey?: string;
   envelope: RequestEnvelope;
   transport: 'streamable-http' | 'stdio';
   /** The request's HTTP headers (for the `Mcp-Param-*` check of tools/call); absent over stdio. */

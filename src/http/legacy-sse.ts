@@ -17,7 +17,7 @@ import type { JsonBodyLimits } from './read-json.js';
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { IdleClock } from './idle-clock.js';
-import { requestPrincipal } from './modern-principal.js';
+import { sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
 import { errorResponse, sessionLimitResponse } from './status.js';
 
@@ -76,7 +76,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       const inFlight = new Set<JsonRpcId>();
       const slot = settings.limits.admit({
         kind: 'sse',
-        principal: requestPrincipal(req, undefined),
+        principal: sessionCapKey(req),
         isIdle: () => sessions.has(id) && inFlight.size === 0,
         evict: () => end(id, 'closed to make room for a new session', true),
       });

@@ -19,7 +19,7 @@ import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
-import { requestPrincipal } from './modern-principal.js';
+import { sessionCapKey } from './modern-principal.js';
 import { errorResponse, sessionLimitResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
@@ -211,8 +211,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   function initialize(req: Request, request: JsonRpcRequest): Response {
     let session: HttpSession | undefined;
     try {
-      const clientName = (request.params?.clientInfo as { name?: unknown } | undefined)?.name;
-      session = openSession(requestPrincipal(req, typeof clientName === 'string' ? clientName : undefined));
+      session = openSession(sessionCapKey(req));
     } catch (error) {
       logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
       return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id: request.id });

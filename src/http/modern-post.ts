@@ -12,7 +12,7 @@ import { checkModernRequest } from '../protocol/modern-request-check.js';
 import { modernHttpStatus } from '../protocol/modern-errors.js';
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../gateway/session-limits.js';
-import { principalOf } from './modern-principal.js';
+import { principalOf, sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
 
 /**
@@ -54,7 +54,7 @@ export function serveModernPost(gateway: GatewayHandle, req: Request, body: unkn
   const request = classified.message;
   const checked = checkModernRequest(request, req.headers);
   if (!checked.ok) return modernErrorResponse(request.id, checked.error);
-  const context = { principal: principalOf(req, checked.envelope), envelope: checked.envelope, transport: 'streamable-http' as const, headers: req.headers };
+  const context = { principal: principalOf(req, checked.envelope), sessionCapKey: sessionCapKey(req), envelope: checked.envelope, transport: 'streamable-http' as const, headers: req.headers };
 
   return new Promise<Response>((resolve) => {
     let stream: SseConnection | undefined;

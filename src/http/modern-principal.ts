@@ -17,14 +17,18 @@ export function noteRemoteAddress(req: Request, address: string | undefined): vo
  * name. Without gateway authentication this only separates hosts that do not share an address and name.
  */
 export function principalOf(req: Request, envelope: RequestEnvelope): string {
-  return requestPrincipal(req, envelope.clientInfo?.name);
-}
-
-/** The principal of any HTTP request, by the same rule; `clientName` is the clientInfo name it carries (initialize), if any. */
-export function requestPrincipal(req: Request, clientName: string | undefined): string {
   const authorization = req.headers.get('authorization');
   if (authorization !== null && authorization !== '') {
     return `authorization:${createHash('sha256').update(authorization).digest('base64url')}`;
   }
-  return `address:${remoteAddresses.get(req) ?? 'unknown'}|client:${clientName ?? ''}`;
+  return `address:${remoteAddresses.get(req) ?? 'unknown'}|client:${envelope.clientInfo?.name ?? ''}`;
+}
+
+/**
+ * Whom the per-principal session cap (`http.maxSessionsPerPrincipal`) counts a request against: its client
+ * address. An Authorization header or a clientInfo name is the client's to choose, so until hosts authenticate
+ * to the gateway they would let one client open sessions under any number of principals.
+ */
+export function sessionCapKey(req: Request): string {
+  return `address:${remoteAddresses.get(req) ?? 'unknown'}`;
 }

@@ -19,6 +19,7 @@ import { sampleValue } from '../metrics/testing/sample-value.js';
 import { eventually, within } from '../testing/deadlines.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import { BASE, initializeBody, mcpPost, readSse } from './testing/sse.js';
+import { noteRemoteAddress } from './modern-principal.js';
 import { testHttpSettings } from './testing/http-settings.js';
 
 async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHandler> = {}) {
@@ -43,10 +44,12 @@ async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHand
 type Handle = (req: Request) => Promise<Response>;
 
 /** Initializes a sessionful session as `client`; returns its headers, or the refusal. */
-async function initialize(handle: Handle, client = 'test-host'): Promise<{ headers: Record<string, string> } | { refused: Response }> {
+async function initialize(handle: Handle, client = 'test-host', address?: string): Promise<{ headers: Record<string, string> } | { refused: Response }> {
   const body = initializeBody(0);
   (body.params as { clientInfo: { name: string } }).clientInfo.name = client;
-  const response = await handle(mcpPost(body));
+  const request = mcpPost(body);
+  noteRemoteAddress(request, address);
+  const response = await handle(request);
   if (response.status !== 200) return { refused: response };
   const sessionId = response.headers.get('mcp-session-id') ?? '';
   await readSse(response).rest();
@@ -55,15 +58,15 @@ async function initialize(handle: Handle, client = 'test-host'): Promise<{ heade
   return { headers };
 }
 
-async function opened(handle: Handle, client?: string): Promise<Record<string, string>> {
-  const result = await initialize(handle, client);
+async function opened(handle: Handle, client?: string, address?: string): Promise<Record<string, string>> {
+  const result = await initialize(handle, client, address);
   assert.ok('headers' in result, 'the session was opened');
   return result.headers;
 }
 
 /** A session with its GET stream open is busy: it is never closed to make room. */
-async function busy(handle: Handle, client?: string): Promise<{ headers: Record<string, string>; stream: Response }> {
-  const headers = await opened(handle, client);
+async function busy(handle: Handle, client?: string, address?: string): Promise<{ headers: Record<string, string>; stream: Response }> {
+  const headers = await opened(handle, client, address);
   const stream = await handle(new Request(`${BASE}/mcp`, { headers: { accept: 'text/event-stream', ...headers } }));
   assert.equal(stream.status, 200);
   return { headers, stream };
@@ -127,16 +130,30 @@ test('at http.maxSessions with every session busy a new one gets 503 with Retry-
   assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 0);
 });
 
-test('http.maxSessionsPerPrincipal caps one principal without touching another', async (t) => {
+test('http.maxSessionsPerPrincipal caps one client address without touching another', async (t) => {
   const edge = await setup({ maxSessions: 100, maxSessionsPerPrincipal: 2 });
   t.after(() => edge.close());
-  await busy(edge.handle, 'greedy-host');
-  await busy(edge.handle, 'greedy-host');
-  const refused = await initialize(edge.handle, 'greedy-host');
+  await busy(edge.handle, 'greedy-host', '127.0.0.2');
+  await busy(edge.handle, 'greedy-host', '127.0.0.2');
+  const refused = await initialize(edge.handle, 'greedy-host', '127.0.0.2');
   assert.ok('refused' in refused, 'a third session of the same principal is refused');
   await assertRefused(refused.refused);
-  const other = await opened(edge.handle, 'other-host');
+  const other = await opened(edge.handle, 'other-host', '127.0.0.3');
   assert.equal(await pingStatus(edge.handle, other), 200);
+});
+
+test('http.maxSessionsPerPrincipal is not dodged by a new clientInfo name or Authorization header on each initialize (hosts do not authenticate yet)', async (t) => {
+  const edge = await setup({ maxSessions: 100, maxSessionsPerPrincipal: 2 });
+  t.after(() => edge.close());
+  await busy(edge.handle, 'name-1', '127.0.0.2');
+  await busy(edge.handle, 'name-2', '127.0.0.2');
+  const renamed = await initialize(edge.handle, 'name-3', '127.0.0.2');
+  assert.ok('refused' in renamed, 'a new client name is the same client');
+  await assertRefused(renamed.refused);
+  const body = initializeBody(0);
+  const tokened = mcpPost(body, { authorization: 'Bearer made-up-4' });
+  noteRemoteAddress(tokened, '127.0.0.2');
+  await assertRefused(await edge.handle(tokened));
 });
 
 test('legacy /sse sessions and 2026-07-28 stand-ins count towards the same cap', async (t) => {

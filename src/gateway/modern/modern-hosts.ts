@@ -347,7 +347,7 @@ export class ModernHosts {
     const holder: { standIn?: StandIn } = {};
     const slot = this.#options.limits.admit({
       kind: 'stand-in',
-      principal: context.principal,
+      principal: context.sessionCapKey ?? context.principal,
       isIdle: () => holder.standIn?.idle ?? false,
       evict: () => {
         if (holder.standIn) this.#closeStandIn(holder.standIn);
