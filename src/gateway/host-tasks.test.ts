@@ -64,3 +64,12 @@ test('tasks are forgotten with their upstream session, or when its full list no 
   tasks.dropUpstream(a);
   assert.throws(() => tasks.route(two), unknownTask);
 });
+
+test('a host session keeps at most maxTasks tasks: past it the oldest is forgotten (GW_ERR_UNKNOWN_TASK), so the table stays bounded', () => {
+  const tasks = new HostTasks(3);
+  const a = upstream('a#1');
+  const ids = ['t1', 't2', 't3', 't4'].map((taskId) => tasks.adopt(a, taskId));
+  assert.throws(() => tasks.route(ids[0]), unknownTask, 'the oldest was forgotten');
+  assert.equal(tasks.hostIdOf(a, 't1'), undefined);
+  for (const id of ids.slice(1)) assert.equal(tasks.route(id).hostId, id);
+});

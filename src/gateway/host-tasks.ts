@@ -21,12 +21,20 @@ export interface TaskRoute {
 /** What names an upstream session here: its process-unique key (questions' askers have one too). */
 type Keyed = { readonly key: string };
 
+/** Most tasks one host session keeps under its own ids; past it the oldest is forgotten (the table stays bounded). */
+export const MAX_TASKS_PER_HOST = 1_000;
+
 export class HostTasks {
-  /** Host task id → where it runs. */
+  /** Host task id → where it runs, oldest first. */
   #routes = new Map<string, TaskRoute>();
   /** Per upstream session (by key): its task id → the host task id. */
   #hostIds = new Map<string, Map<string, string>>();
   #next = 0;
+  readonly #maxTasks: number;
+
+  constructor(maxTasks = MAX_TASKS_PER_HOST) {
+    this.#maxTasks = maxTasks;
+  }
 
   /** The host task id of an upstream's new task (the same one if it is already known). */
   adopt(upstream: UpstreamSession, taskId: string): string {
@@ -37,7 +45,18 @@ export class HostTasks {
     if (!ids) this.#hostIds.set(upstream.key, (ids = new Map()));
     ids.set(taskId, hostId);
     this.#routes.set(hostId, { upstream, taskId, hostId });
+    for (const oldest of this.#routes.values()) {
+      if (this.#routes.size <= this.#maxTasks) break;
+      this.#forget(oldest);
+    }
     return hostId;
+  }
+
+  #forget(route: TaskRoute): void {
+    this.#routes.delete(route.hostId);
+    const ids = this.#hostIds.get(route.upstream.key);
+    ids?.delete(route.taskId);
+    if (ids?.size === 0) this.#hostIds.delete(route.upstream.key);
   }
 
   /** Where the host's task `hostId` runs; GW_ERR_UNKNOWN_TASK when this host has no such task (any more). */

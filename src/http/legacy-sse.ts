@@ -19,7 +19,7 @@ import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { IdleClock } from './idle-clock.js';
 import { sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
-import { errorResponse, sessionLimitResponse } from './status.js';
+import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
 
 export const LEGACY_SSE_PATH = '/sse';
 export const LEGACY_MESSAGES_PATH = '/messages';
@@ -126,10 +126,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
         const refused = refusedAnswer(session.host, classified.message);
         if (refused) return refused;
       }
-      if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) {
-        const { id } = classified.message;
-        return errorResponse('INVALID_MESSAGE', `Invalid Request: id ${JSON.stringify(id)} is already in flight on this session`, { id });
-      }
+      if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) return idInFlightResponse(classified.message.id);
       session.idle.touch();
       if (classified.kind === 'request') session.inFlight.add(classified.message.id);
       session.host.receive(classified.message);

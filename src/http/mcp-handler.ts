@@ -20,7 +20,7 @@ import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from '
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { sessionCapKey } from './modern-principal.js';
-import { errorResponse, sessionLimitResponse } from './status.js';
+import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -171,7 +171,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       const refused = refusedAnswer(found.value.host, classified.message);
       if (refused) return refused;
     }
-    if (classified.kind === 'request' && found.value.transport.isInFlight(classified.message.id)) return idInFlight(classified.message.id);
+    if (classified.kind === 'request' && found.value.transport.isInFlight(classified.message.id)) return idInFlightResponse(classified.message.id);
     return found.value.post(classified, req.headers.get('mcp-protocol-version'));
   }
 
@@ -196,16 +196,11 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       }
       if (classified.kind === 'request') {
         const { id } = classified.message;
-        if (found.value.transport.isInFlight(id) || inbounds.some((other) => other.kind === 'request' && other.message.id === id)) return idInFlight(id);
+        if (found.value.transport.isInFlight(id) || inbounds.some((other) => other.kind === 'request' && other.message.id === id)) return idInFlightResponse(id);
       }
       inbounds.push(classified);
     }
     return found.value.postBatch(inbounds, req.headers.get('mcp-protocol-version'));
-  }
-
-  /** A request may not reuse the id of one still in flight on its session: its answer would have two owners. */
-  function idInFlight(id: JsonRpcId): Response {
-    return errorResponse('INVALID_MESSAGE', `Invalid Request: id ${JSON.stringify(id)} is already in flight on this session`, { id });
   }
 
   function initialize(req: Request, request: JsonRpcRequest): Response {

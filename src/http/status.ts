@@ -101,3 +101,8 @@ export function sessionLimitResponse(id: JsonRpcId | null = null): Response {
   const message = 'Service Unavailable: the gateway holds as many host sessions as its limits allow and none is idle; retry later';
   return errorResponse('UNAVAILABLE', message, { id, headers: { 'retry-after': String(SESSION_RETRY_AFTER_SECONDS) } });
 }
+
+/** A request that reuses the id of one still in flight on its session: refused, so that each answer has one owner. */
+export function idInFlightResponse(id: JsonRpcId): Response {
+  return errorResponse('INVALID_MESSAGE', `Invalid Request: id ${JSON.stringify(id)} is already in flight on this session`, { id });
+}

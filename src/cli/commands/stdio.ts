@@ -23,7 +23,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const logger = loggerFromEnv(io.env, io.stderr);
   logUnhandledRejections(logger);
-  // Keys from config only: without them a fresh key lives as long as this process (stdio writes no files).
+  // Keys from config only: without them a fresh key lives as long as this process (stdio writes no key file).
   const keys = config.requestState.keys === undefined ? undefined : handleKeyRingFromTexts(config.requestState.keys);
   if (keys && !keys.ok) throw new CliError(`requestState.keys[${keys.index}]: ${keys.reason}`);
   const processes = await trackUpstreamProcesses(config, logger);
