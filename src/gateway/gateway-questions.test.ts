@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { QuestionBroker } from '../broker/broker.js';
+import type { QuestionRoute } from '../config/types.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { within } from '../testing/deadlines.js';
@@ -172,10 +173,12 @@ test('expiry answers cancel; route host with an incapable host gets the error a 
   await hostOnly.gateway.close();
 });
 
-test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18 host and sampling for a host without it get -32601 GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+/** A gateway with no operator under `route`, whose upstream asks a multi-select (`deploy`), an approval (`restart`) or sampling (`summarize`). */
+function noOperatorGateway(route: QuestionRoute) {
   const regions = { type: 'object', properties: { regions: { type: 'array', items: { type: 'string', enum: ['eu', 'us', 'ap'] } } }, required: ['regions'] };
   const up = fakeUpstreamFactory({
     deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }),
+    restart: elicits({ message: 'Restart?', requestedSchema: TICKET }),
     summarize: async (_call, server) => {
       const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 10 });
       return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
@@ -185,8 +188,13 @@ test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+    questions: { broker, policy: new QuestionPolicy({ defaults: { route, timeoutMs: 60_000 } }) },
   });
+  return { broker, gateway };
+}
+
+test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18 host and sampling for a host without it get -32601 GW_ERR_HOST_LACKS_CAPABILITY', async () => {
+  const { broker, gateway } = noOperatorGateway('host-then-operator');
   const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
   const withheld = errorOf(await host.request('tools/call', { name: 'deploy', arguments: {} }));
   assert.equal(withheld?.code, -32601);
@@ -202,19 +210,7 @@ test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18
 });
 
 test('route operator with no operator: nobody may answer, so the upstream gets -32601 GW_ERR_HOST_LACKS_CAPABILITY (never cancel), even when the host could take it', async () => {
-  const up = fakeUpstreamFactory({
-    restart: elicits({ message: 'Restart?', requestedSchema: TICKET }),
-    summarize: async (_call, server) => {
-      const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 10 });
-      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
-    },
-  });
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
-  const gateway = createGateway(config([spec('desk')]), {
-    logger: silentLogger,
-    openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'operator', timeoutMs: 60_000 } }) },
-  });
+  const { gateway } = noOperatorGateway('operator');
   const host = await connectHost(gateway, { elicitation: { form: {} }, sampling: {} });
   for (const tool of ['restart', 'summarize']) {
     const refused = errorOf(await host.request('tools/call', { name: tool, arguments: {} }));
