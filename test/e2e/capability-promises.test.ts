@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { parse } from 'yaml';
 
-import { type RunningGateway, startGateway } from './harness/gateway.js';
+import { type GatewayConfig, type RunningGateway, startGateway } from './harness/gateway.js';
 import { OperatorApi } from './harness/operator-api.js';
 import { REPO_ROOT, TSX_FLAGS } from './harness/paths.js';
 import { RawHost } from './harness/raw-host.js';
@@ -48,29 +48,38 @@ async function awaitInitialize(recordFile: string, client: string): Promise<unkn
   }
 }
 
-describe('issue 11 item 11: an upstream is promised what its host declared, plus form elicitation (default question settings)', { timeout: 120_000 }, () => {
-  let gateway: RunningGateway;
-  let dir: string;
-  let recordFile: string;
-
+/** A gateway (operator console on) with a recording upstream `rec` beside `upstreams`; the record file in a temp folder. */
+function recordingGateway(upstreams: GatewayConfig['upstreams'], questions: GatewayConfig['questions']): { readonly gateway: RunningGateway; readonly recordFile: string } {
+  let gateway: RunningGateway | undefined;
+  let dir = '';
+  let recordFile = '';
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'switchboard-promises-'));
     recordFile = join(dir, 'upstream-record.jsonl');
     gateway = await startGateway({
-      upstreams: {
-        desk: incidentDeskStdio(),
-        rec: { command: process.execPath, args: [...TSX_FLAGS, RECORDING_UPSTREAM_MAIN], cwd: REPO_ROOT, env: { RECORD_FILE: recordFile } },
-      },
-      // The bundled switchboard.yaml sets no `questions`: the defaults, with an operator (the console) present.
-      questions: {},
+      upstreams: { ...upstreams, rec: { command: process.execPath, args: [...TSX_FLAGS, RECORDING_UPSTREAM_MAIN], cwd: REPO_ROOT, env: { RECORD_FILE: recordFile } } },
+      questions,
       console: { token: 'promises-e2e-token' },
     });
   });
-
   after(async () => {
     await gateway?.stop();
     await rm(dir, { recursive: true, force: true });
   });
+  return {
+    get gateway() {
+      if (!gateway) throw new Error('the gateway has not started');
+      return gateway;
+    },
+    get recordFile() {
+      return recordFile;
+    },
+  };
+}
+
+describe('issue 11 item 11: an upstream is promised what its host declared, plus form elicitation (default question settings)', { timeout: 120_000 }, () => {
+  // The bundled switchboard.yaml sets no `questions`: the defaults, with an operator (the console) present.
+  const rec = recordingGateway({ desk: incidentDeskStdio() }, {});
 
   test('the bundled switchboard.yaml leaves `questions` at these defaults', async () => {
     const bundled = parse(await readFile(join(REPO_ROOT, 'switchboard.yaml'), 'utf8')) as Record<string, unknown>;
@@ -79,59 +88,42 @@ describe('issue 11 item 11: an upstream is promised what its host declared, plus
   });
 
   test('summarize_incident for a host without sampling returns its plain summary at once, asking nobody', async (t) => {
-    const host = await RawHost.connect(gateway.url, { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } } });
+    const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } } });
     t.after(() => host.close());
     const messages = await (await host.callTool(1, 'summarize_incident', { id: 'INC-1042' })).rest(20_000);
     assert.deepEqual(messages.filter(isRequest), [], 'no question is put to the host');
     const result = messages.find((message) => message.id === 1);
-    assert.ok(result, `the call was answered within 20 s (a question for an operator would hold it for 5 min): ${gateway.logs()}`);
+    assert.ok(result, `the call was answered within 20 s (a question for an operator would hold it for 5 min): ${rec.gateway.logs()}`);
     assert.equal(isToolError(result), false);
     assert.match(toolText(result), /^INC-1042 \(SEV1, open\) on payments-api: .*\[plain summary: the host offers no sampling\]$/);
   });
 
   test('at 2025-11-25 the upstream\'s initialize shows exactly the host\'s capabilities plus form elicitation', async (t) => {
     const client = 'promises-roots-host';
-    const host = await RawHost.connect(gateway.url, { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: client, version: '1.0.0' } });
+    const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
     await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
-    assert.deepEqual(await awaitInitialize(recordFile, client), [{ roots: { listChanged: true }, elicitation: { form: {} } }]);
+    assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ roots: { listChanged: true }, elicitation: { form: {} } }]);
   });
 
   test('at 2025-06-18 a capability-less host\'s upstream is promised elicitation only', async (t) => {
     const client = 'promises-bare-host';
-    const host = await RawHost.connect(gateway.url, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
+    const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
     await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
-    assert.deepEqual(await awaitInitialize(recordFile, client), [{ elicitation: {} }]);
+    assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ elicitation: {} }]);
   });
 });
 
 describe('issue 11 item 11: questions.sampling: operator promises sampling to the upstreams of hosts that cannot sample', { timeout: 120_000 }, () => {
-  let gateway: RunningGateway;
-  let dir: string;
-  let recordFile: string;
-
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'switchboard-promises-'));
-    recordFile = join(dir, 'upstream-record.jsonl');
-    gateway = await startGateway({
-      upstreams: { rec: { command: process.execPath, args: [...TSX_FLAGS, RECORDING_UPSTREAM_MAIN], cwd: REPO_ROOT, env: { RECORD_FILE: recordFile } } },
-      questions: { sampling: 'operator' },
-      console: { token: 'promises-e2e-token' },
-    });
-  });
-
-  after(async () => {
-    await gateway?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const rec = recordingGateway({}, { sampling: 'operator' });
 
   test('the upstream is told the host can sample (an operator types the reply); roots still need the host', async (t) => {
     const client = 'promises-operator-sampling-host';
-    const host = await RawHost.connect(gateway.url, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
+    const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
     await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
-    assert.deepEqual(await awaitInitialize(recordFile, client), [{ elicitation: { form: {} }, sampling: {} }]);
+    assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ elicitation: { form: {} }, sampling: {} }]);
   });
 });
 

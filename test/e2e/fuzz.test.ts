@@ -18,6 +18,7 @@ import { Prng } from './harness/prng.js';
 import { ACCEPT_BOTH, RawHost } from './harness/raw-host.js';
 import type { WireMessage } from './harness/sse-reader.js';
 import { incidentDeskStdio } from './harness/upstreams.js';
+import { nextWake } from './harness/wait.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed11);
 const HTTP_CASES = 320;
@@ -148,15 +149,7 @@ class StdioPeer {
       if (!this.alive) throw new Error(`stdio: the gateway exited while waiting for ${what}\n${this.#stderr}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`stdio: no ${what} within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.#waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, left);
-        this.#waiters.add(wake);
-      });
+      await nextWake(this.#waiters, left);
     }
   }
 

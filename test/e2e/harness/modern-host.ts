@@ -13,6 +13,7 @@ import { gatewayEnv } from './gateway.js';
 import { REPO_ROOT, SWITCHBOARD_BIN } from './paths.js';
 import { ACCEPT_BOTH } from './raw-host.js';
 import { type WireMessage } from './sse-reader.js';
+import { nextWake } from './wait.js';
 
 export const MODERN_REVISION = '2026-07-28';
 
@@ -327,15 +328,7 @@ export class ModernStdioHost {
       if (this.#child.exitCode !== null || this.#child.signalCode !== null) throw new Error(`${method}: the gateway exited\n${this.transcript()}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`${method}: no answer for id ${id} within ${this.#timeoutMs} ms\n${this.transcript()}`);
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.#waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, left);
-        this.#waiters.add(wake);
-      });
+      await nextWake(this.#waiters, left);
     }
   }
 

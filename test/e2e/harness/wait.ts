@@ -19,3 +19,16 @@ export function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Resolves when one of `waiters` is woken (the owner calls each on news) or after `ms`, whichever comes first. */
+export function nextWake(waiters: Set<() => void>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = (): void => {
+      clearTimeout(timer);
+      waiters.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    waiters.add(wake);
+  });
+}
