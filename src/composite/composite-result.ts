@@ -4,8 +4,8 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { CompositeDefinition } from './definition.js';
 import { errorText } from './signals.js';
-import type { TemplateScope } from './template.js';
-import { render, toText } from './template.js';
+import type { TemplateScope } from './template/ast.js';
+import { render, toText } from './template/render.js';
 
 export function errorResult(text: string): JsonObject {
   return { content: [{ type: 'text', text }], isError: true };

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ELICIT_TIMEOUT_CAP_MS } from './definition.js';
 import { effectiveElicitTimeout } from './elicit-step.js';
 import { runComposite } from './runner.js';
-import { composite, elicitStep, fakeAsker, fakeContext, fakeTools, stepOf, textOfResult, toolStep } from './test-fakes.js';
+import { composite, elicitStep, fakeAsker, fakeContext, fakeTools, stepOf, textOfResult, toolStep } from './testing/fakes.js';
 
 function deepSchemaProperty(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };

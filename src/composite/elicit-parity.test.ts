@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { OutcomeAction } from './definition.js';
 import type { ElicitationResult } from './elicitation-seam.js';
 import { runComposite } from './runner.js';
-import { cancelOnAbort, composite, elicitStep, fakeAsker, fakeContext, fakeTools, stepOf, textOfResult, toolStep } from './test-fakes.js';
+import { cancelOnAbort, composite, elicitStep, fakeAsker, fakeContext, fakeTools, stepOf, textOfResult, toolStep } from './testing/fakes.js';
 
 type Outcome = 'accept' | 'decline' | 'cancel' | 'timeout';
 const OUTCOMES: Outcome[] = ['accept', 'decline', 'cancel', 'timeout'];

@@ -15,9 +15,10 @@ import { ELICIT_TIMEOUT_CAP_MS } from './definition.js';
 import type { ElicitationResult } from './elicitation-seam.js';
 import type { StepRecord } from './run-record.js';
 import { childController, errorText, raceSignal, startTimer } from './signals.js';
-import type { StepEnv, StepOutcome } from './step-outcome.js';
+import type { StepEnv } from './step-env.js';
+import type { StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
-import { render, renderText } from './template.js';
+import { render, renderText } from './template/render.js';
 
 export type ElicitOutcome = 'accept' | 'decline' | 'cancel' | 'timeout';
 

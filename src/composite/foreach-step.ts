@@ -3,9 +3,10 @@
 import type { ElicitStep, ForEachStep, ResourceStep, ToolStep } from './definition.js';
 import type { StepRecord } from './run-record.js';
 import { childController, errorText } from './signals.js';
-import type { StepEnv, StepOutcome } from './step-outcome.js';
+import type { StepEnv } from './step-env.js';
+import type { StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
-import { render } from './template.js';
+import { render } from './template/render.js';
 
 /** Runs one inner step in its own record (the step runner, passed in so the two modules do not import each other). */
 export type InnerRunner = (step: ToolStep | ResourceStep | ElicitStep, record: StepRecord, env: StepEnv) => Promise<StepOutcome>;

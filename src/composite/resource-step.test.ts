@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import type { ResourceStep } from './definition.js';
 import { runComposite } from './runner.js';
-import { composite, fakeContext, fakeTools, stepOf, textOf, textOfResult, toolStep, waitForAbort } from './test-fakes.js';
+import { composite, fakeContext, fakeTools, stepOf, textOf, textOfResult, toolStep, waitForAbort } from './testing/fakes.js';
 
 function resourceStep(id: string, uri: string, fields: Partial<ResourceStep> = {}): ResourceStep {
   return { kind: 'resource', id, dependsOn: [], upstream: 'desk', uri, timeoutMs: 1_000, ...fields };

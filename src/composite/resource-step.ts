@@ -5,9 +5,10 @@ import { isObject } from '../protocol/jsonrpc.js';
 import type { ResourceStep } from './definition.js';
 import type { StepRecord } from './run-record.js';
 import { callWithTimeout, errorText } from './signals.js';
-import type { StepEnv, StepOutcome } from './step-outcome.js';
+import type { StepEnv } from './step-env.js';
+import type { StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
-import { render } from './template.js';
+import { render } from './template/render.js';
 
 /** What later templates see of a resource step (`steps.<id>.text`, `.json`, `.contents`). */
 export interface ResourceOutput {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { runComposite } from './runner.js';
-import { composite, elicitStep, fakeAsker, fakeContext, fakeTools, forEachStep, stepOf, textOf, textOfResult, toolStep, waitForAbort } from './test-fakes.js';
+import { composite, elicitStep, fakeAsker, fakeContext, fakeTools, forEachStep, stepOf, textOf, textOfResult, toolStep, waitForAbort } from './testing/fakes.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

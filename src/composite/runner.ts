@@ -13,7 +13,8 @@ import type { RunContext, RunOutcome } from './ports.js';
 import { RunJournal } from './run-journal.js';
 import type { RunRecord, RunState, StepRecord } from './run-record.js';
 import { errorText, startTimer } from './signals.js';
-import type { StepEnv, StepOutcome } from './step-outcome.js';
+import type { StepEnv } from './step-env.js';
+import type { StepOutcome } from './step-outcome.js';
 import { runStep } from './step-runner.js';
 
 /** Longest `summary` kept on the record (the host's result itself is not cut). */

@@ -1,9 +1,4 @@
-/** @module How one step ended, and what a step needs to run: the vocabulary shared by the runner and the step kinds. */
-
-import type { CompositeLimits } from './definition.js';
-import type { RunContext } from './ports.js';
-import type { RunJournal } from './run-journal.js';
-import type { TemplateScope } from './template.js';
+/** @module How one step ended: the outcome shared by the runner, the journal and the step kinds. */
 
 /**
  * - completed: the step ran; `output` is what later templates see as `steps.<id>`, `recorded` what the run record
@@ -19,17 +14,6 @@ export type StepOutcome =
   | { kind: 'failed'; reason: string }
   | { kind: 'aborted'; reason: string }
   | { kind: 'stop'; action: 'abort' | 'skip-remaining'; output: unknown; recorded?: unknown; reason: string };
-
-/** What a step runs with. `signal` aborts when the run stops; `scope` is what its templates see. */
-export interface StepEnv {
-  composite: string;
-  runId: string;
-  limits: CompositeLimits;
-  scope: TemplateScope;
-  signal: AbortSignal;
-  journal: RunJournal;
-  context: RunContext;
-}
 
 /** Why a signal aborted, as text for a record. */
 export function abortReason(signal: AbortSignal): string {

@@ -5,9 +5,11 @@ import { runElicitStep } from './elicit-step.js';
 import { runForEachStep } from './foreach-step.js';
 import type { StepRecord } from './run-record.js';
 import { errorText } from './signals.js';
-import type { StepEnv, StepOutcome } from './step-outcome.js';
+import type { StepEnv } from './step-env.js';
+import type { StepOutcome } from './step-outcome.js';
 import { abortReason } from './step-outcome.js';
-import { render, truthy } from './template.js';
+import { truthy } from './template/evaluate.js';
+import { render } from './template/render.js';
 import { runResourceStep } from './resource-step.js';
 import { runToolStep } from './tool-step.js';
 

@@ -7,7 +7,7 @@
 
 import { isObject } from '../protocol/jsonrpc.js';
 import type { CompositeDefinition, CompositeStep, ElicitStep, ResourceStep, ToolStep } from './definition.js';
-import { templateRefs } from './template.js';
+import { templateRefs } from './template/refs.js';
 
 /** Where a problem is, relative to its composite, in the layout of the config file: `['steps', 2, 'dependsOn', 0]`, `['output']`. */
 export type CompositePath = (string | number)[];

@@ -6,11 +6,6 @@ export const SIZE_PATTERN = '^\\d+(?:\\.\\d+)?\\s*(?:[bB]|[kK][bB]|[mM][bB]|[gG]
 const SIZE_RE = new RegExp(SIZE_PATTERN);
 const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
-/** Whether `text` has the shape of a size string. */
-export function isSizeText(text: string): boolean {
-  return SIZE_RE.test(text);
-}
-
 /**
  * Bytes of a size: a non-negative whole number is taken as bytes; a string is `<number><unit>`
  * with kb = 1024 bytes, mb = 1024 kb, gb = 1024 mb (fractions allowed, rounded down to whole bytes).

@@ -1,11 +1,11 @@
 /** @module Test doubles for the composer's ports: a recording tool caller, scripted elicitation requesters, a capturing logger, definition builders. */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CompositeDefinition, CompositeStep, ElicitStep, ForEachStep, ToolStep } from './definition.js';
-import { COMPOSITE_DEFAULTS } from './definition.js';
-import type { ElicitationRequest, ElicitationRequester, ElicitationResult } from './elicitation-seam.js';
-import type { ComposerLogger, RunContext, ToolCaller } from './ports.js';
-import type { RunRecord, StepRecord } from './run-record.js';
+import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { CompositeDefinition, CompositeStep, ElicitStep, ForEachStep, ToolStep } from '../definition.js';
+import { COMPOSITE_DEFAULTS } from '../definition.js';
+import type { ElicitationRequest, ElicitationRequester, ElicitationResult } from '../elicitation-seam.js';
+import type { ComposerLogger, RunContext, ToolCaller } from '../ports.js';
+import type { RunRecord, StepRecord } from '../run-record.js';
 
 export interface ToolCall {
   upstream: string;

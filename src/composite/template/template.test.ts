@@ -1,7 +1,13 @@
+/** @module Tests of the composite template language: parsing, lookups, rendering, comparisons, filters, references and hostile input. */
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTemplateString, render, renderText, templateRefs, TemplateError, truthy, TEMPLATE_LIMITS } from './template.js';
-import type { TemplateScope } from './template.js';
+import type { TemplateScope } from './ast.js';
+import { TEMPLATE_LIMITS, TemplateError } from './ast.js';
+import { truthy } from './evaluate.js';
+import { parseTemplateString } from './parse.js';
+import { templateRefs } from './refs.js';
+import { render, renderText } from './render.js';
 
 const scope: TemplateScope = {
   input: { service: 'api', count: 3, tags: ['a', 'b'], nested: { 'odd key': 'x', deep: { v: true } }, empty: '', nothing: null },
@@ -75,6 +81,22 @@ test('comparisons and negation', () => {
   assert.equal(render('{{ input.tags == input.tags }}', scope), true);
   assert.equal(render('{{ -1.5 == -1.5 }}', scope), true);
   assert.equal(render("{{ 'a\\'b' == \"a'b\" }}", scope), true);
+});
+
+test('comparisons of objects and arrays are by content, at any depth; a value that is not JSON equals nothing', () => {
+  assert.equal(render('{{ input.a == input.b }}', { input: { a: { x: [1, { y: 2 }], z: null }, b: { z: null, x: [1, { y: 2 }] } } }), true);
+  assert.equal(render('{{ input.a == input.b }}', { input: { a: [1, 2], b: [2, 1] } }), false);
+  let a: unknown = 'leaf';
+  let b: unknown = 'leaf';
+  for (let i = 0; i < TEMPLATE_LIMITS.depth * 2; i++) {
+    a = { d: [a] };
+    b = { d: [b] };
+  }
+  assert.equal(render('{{ input.a == input.b }}', { input: { a, b } }), true, 'equal values nested past the render depth still compare equal');
+  assert.equal(render('{{ input.a != input.b }}', { input: { a, b: { d: [b] } } }), true);
+  const cycle: Record<string, unknown> = {};
+  cycle.self = cycle;
+  assert.equal(render('{{ input.c == input.c }}', { input: { c: cycle } }), false, 'a cycle is not JSON: it compares unequal, and the comparison ends');
 });
 
 test('filters: json, length, default', () => {
