@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { planQuestion } from './plan-question.js';
+import { planQuestion } from '../src/translation/plan-question.js';
 import { defaultsExample, describePlan, renderTranslationPage, TABLE_HOSTS, translationCells, UPSTREAM_SHAPES } from './translation-table.js';
 
-const DOC = new URL('../../docs/translation.md', import.meta.url);
+const DOC = new URL('../docs/translation.md', import.meta.url);
 
 const cell = (shape: string, revision: string): string => {
   const found = translationCells().find((c) => c.shape === shape && c.revision === revision);
