@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { QuestionBroker } from '../broker/broker.js';
 import type { QuestionStore } from '../broker/question-store.js';
 import type { RunStore } from '../composite/run-store.js';
-import { MIN_TOKEN_LENGTH } from '../config/schema.js';
+import { MIN_TOKEN_LENGTH } from '../config/sections/console.js';
 import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../gateway/logger.js';
 import type { ExtraRoutes } from '../http/mcp-handler.js';

@@ -9,7 +9,8 @@ import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
 import { parseDuration } from './duration.js';
 import { ConfigError, parseConfigText } from './load.js';
 import { COMPOSITE_NAME_PATTERN } from '../composite/validate.js';
-import { DEFAULTS, TOOL_NAME_PATTERN } from './schema.js';
+import { COMPOSITE_FILE_DEFAULTS } from '../composite/schema.js';
+import { TOOL_NAME_PATTERN } from './sections/upstream-tools.js';
 
 const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
 /** A config whose composites start on line 4 (line 3 is `composites:`). */
@@ -318,10 +319,10 @@ describe('composites: normalized', () => {
   });
 
   test('the written defaults are the composer\'s defaults', () => {
-    assert.equal(parseDuration(DEFAULTS.compositeTotalTimeout), COMPOSITE_DEFAULTS.totalTimeoutMs);
-    assert.equal(parseDuration(DEFAULTS.compositeToolTimeout), COMPOSITE_DEFAULTS.stepTimeoutMs);
-    assert.equal(parseDuration(DEFAULTS.compositeElicitTimeout), COMPOSITE_DEFAULTS.elicitTimeoutMs);
-    assert.equal(parseDuration(DEFAULTS.compositeBackoff), COMPOSITE_DEFAULTS.backoffMs);
+    assert.equal(parseDuration(COMPOSITE_FILE_DEFAULTS.totalTimeout), COMPOSITE_DEFAULTS.totalTimeoutMs);
+    assert.equal(parseDuration(COMPOSITE_FILE_DEFAULTS.toolTimeout), COMPOSITE_DEFAULTS.stepTimeoutMs);
+    assert.equal(parseDuration(COMPOSITE_FILE_DEFAULTS.elicitTimeout), COMPOSITE_DEFAULTS.elicitTimeoutMs);
+    assert.equal(parseDuration(COMPOSITE_FILE_DEFAULTS.backoff), COMPOSITE_DEFAULTS.backoffMs);
   });
 
   test('the composite checks and the schema agree on what a tool name is', () => {

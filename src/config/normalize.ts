@@ -3,7 +3,7 @@
 import { dirname, resolve } from 'node:path';
 import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
 import type { CompositeDefinition, CompositeStep, ElicitStep, ResourceStep, ToolStep } from '../composite/definition.js';
-import { OUTCOME_DEFAULTS } from './schema.js';
+import { OUTCOME_DEFAULTS } from '../composite/schema.js';
 import type { ParsedConfigFile } from './schema.js';
 import type { NormalizedConfig, OAuthSettings, QuestionOverride, ToolFilter, UpstreamSpec } from './types.js';
 

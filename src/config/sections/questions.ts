@@ -1,0 +1,62 @@
+/** @module Question routing: the gateway-wide `questions` section, and the per-upstream and per-tool overrides that fall back to it. */
+
+import { z } from 'zod';
+
+import { duration } from './fields.js';
+
+/** Defaults as written in the file (before durations are normalized). */
+const DEFAULTS = {
+  route: 'host-then-operator',
+  questionTimeout: '5m',
+  samplingAnswerer: 'host',
+  consentAnswerer: 'host',
+} as const;
+
+const routeSchema = z
+  .enum(['host', 'host-then-operator', 'operator', 'both'])
+  .meta({
+    description:
+      'Who answers questions (elicitation, sampling, roots): host (the host only; cancel if it cannot), host-then-operator (the host when it can receive the question, else an operator), operator (always a person), both (first answer wins).',
+  });
+
+
+/** Per-upstream and per-tool question settings: each field falls back to the level above. */
+const questionOverrideSchema = z
+  .strictObject({
+    route: routeSchema.optional(),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).optional(),
+  })
+  .meta({ description: 'Question routing for one tool of this upstream (falls back to the upstream, then the gateway).' });
+
+/** An upstream's `questions`: its route and timeout, and per tool of it. */
+export const upstreamQuestionsSchema = z
+  .strictObject({
+    route: routeSchema.optional(),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).optional(),
+    tools: z
+      .record(z.string().min(1), questionOverrideSchema)
+      .optional()
+      .meta({ description: 'Per tool (by the upstream\'s own tool name): route and timeout for questions asked during its calls.' }),
+  })
+  .meta({ description: 'Question routing for this upstream (falls back to the gateway-wide questions settings).' });
+
+export const questionsSchema = z
+  .strictObject({
+    route: routeSchema.default(DEFAULTS.route),
+    timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).prefault(DEFAULTS.questionTimeout),
+    sampling: z
+      .enum(['host', 'operator'])
+      .default(DEFAULTS.samplingAnswerer)
+      .meta({
+        description:
+          'host: an upstream is promised sampling and roots only when the host declared them. operator: sampling is also promised for hosts that cannot sample, and an operator types the reply.',
+      }),
+    consent: z
+      .enum(['host', 'operator'])
+      .default(DEFAULTS.consentAnswerer)
+      .meta({
+        description:
+          'host: consent questions (URL mode, password-like fields, a lone approval) go to the host whenever it can take them. operator: they always go to an operator (for autonomous hosts with no person behind them).',
+      }),
+  })
+  .meta({ description: 'What happens to the questions upstreams ask back: who answers, and how long they wait.' });
