@@ -9,6 +9,7 @@ import { describeValue } from './describe-value.js';
 import { DURATION_PATTERN, MAX_DURATION_MS, parseDuration } from './duration.js';
 import { parseListenAddress } from './listen.js';
 import { SIZE_PATTERN, parseSize } from './size.js';
+import { logSchema } from './sections/log.js';
 
 export const UPSTREAM_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*$';
 /** Characters MCP tool names may use (1 to 128 of them). */
@@ -654,6 +655,7 @@ export const configSchema = z
     console: consoleSchema.prefault({}),
     store: storeSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),
+    log: logSchema.prefault({}),
     composites: compositesSchema.optional(),
   })
   .meta({
