@@ -30,7 +30,7 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
   {
     name: 'unknown top-level key without a close match',
     text: yaml('upstreams:', '  desk: { command: node }', 'frobnicate: true'),
-    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry, questions, console, store, requestState, composites)',
+    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry, questions, console, store, requestState, log, composites)',
   },
   {
     name: 'missing upstreams',
@@ -381,6 +381,7 @@ describe('parseConfigText', () => {
       console: { enabled: true },
       store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
       requestState: {},
+      log: { format: 'text' },
       composites: [],
     });
   });

@@ -179,6 +179,7 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
     store: parsed.store.type === 'memory' ? { kind: 'memory' } : { kind: 'sqlite', path: resolve(configDir, parsed.store.path) },
     requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
+    log: { format: parsed.log.format },
     composites: normalizeComposites(parsed.composites, context.compositeOrder),
   };
 }

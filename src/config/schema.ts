@@ -6,6 +6,7 @@ import { compositesSchema } from './sections/composites.js';
 import { consoleSchema } from './sections/console.js';
 import { httpSchema } from './sections/http.js';
 import { DEFAULT_LISTEN, listenSchema } from './sections/listen.js';
+import { logSchema } from './sections/log.js';
 import { namingSchema } from './sections/naming.js';
 import { questionsSchema } from './sections/questions.js';
 import { requestStateSchema } from './sections/request-state.js';
@@ -28,6 +29,7 @@ export const configSchema = z
     console: consoleSchema.prefault({}),
     store: storeSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),
+    log: logSchema.prefault({}),
     composites: compositesSchema.optional(),
   })
   .meta({

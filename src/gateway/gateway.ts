@@ -42,7 +42,7 @@ import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession }
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
-import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 
 export interface GatewayOptions {
   logger: Logger;

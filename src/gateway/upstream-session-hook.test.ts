@@ -8,7 +8,7 @@ import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
-import { silentLogger } from './logger.js';
+import { loggerFrom, silentLogger } from './logger.js';
 import { FakeRpcError, fakeUpstreamFactory } from './testing/fake-upstream.js';
 import type { UpstreamHandlers, UpstreamRequestOutcome } from './upstream-session.js';
 import { UpstreamSession } from './upstream-session.js';
@@ -143,7 +143,7 @@ test('a request the transport cannot send is an error', async () => {
 test('a hook that throws is logged and changes nothing for the call', async () => {
   const done: Done[] = [];
   const logged: string[] = [];
-  const logger: Logger = { log: (_level, message) => logged.push(message) };
+  const logger: Logger = loggerFrom((_level, message) => logged.push(message));
   const { session } = await connected(done, logger, {
     onRequestDone() {
       throw new Error('metrics broke');

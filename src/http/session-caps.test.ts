@@ -13,9 +13,9 @@ import { silentLogger } from '../gateway/logger.js';
 import type { ToolHandler } from '../gateway/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../gateway/testing/fake-upstream.js';
 import { config, spec } from '../gateway/testing/gateway-doubles.js';
-import { createGatewayMetrics } from '../metrics/gateway-metrics.js';
-import { MetricsRegistry } from '../metrics/registry.js';
-import { sampleValue } from '../metrics/testing/sample-value.js';
+import { createGatewayMetrics } from '../observability/gateway-metrics.js';
+import { MetricsRegistry } from '../observability/metrics.js';
+import { sampleValue } from '../observability/testing/sample-value.js';
 import { eventually, within } from '../testing/deadlines.js';
 import { createMcpHttpHandler } from './mcp-handler.js';
 import { BASE, initializeBody, mcpPost, readSse } from './testing/sse.js';
@@ -33,7 +33,7 @@ async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHand
   const handle = (req: Request) => handler.handle(req);
   return {
     handle,
-    metric: (series: string) => sampleValue(registry.render(), series) ?? 0,
+    metric: async (series: string) => sampleValue(await registry.render(), series) ?? 0,
     async close() {
       await handler.close();
       await gateway.close();
@@ -111,8 +111,8 @@ test('at http.maxSessions the least recently used idle session is closed to make
   assert.equal(await pingStatus(edge.handle, second), 404, 'the least recently used idle session was closed');
   assert.equal(await pingStatus(edge.handle, first), 200);
   assert.equal(await pingStatus(edge.handle, third), 200);
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 1);
-  assert.equal(edge.metric('switchboard_host_sessions_open{kind="streamable-http"}'), 2);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 1);
+  assert.equal(await edge.metric('switchboard_host_sessions_open{kind="streamable-http"}'), 2);
 });
 
 test('at http.maxSessions with every session busy a new one gets 503 with Retry-After, and the open ones keep working', async (t) => {
@@ -126,8 +126,8 @@ test('at http.maxSessions with every session busy a new one gets 503 with Retry-
   assert.equal(error.code, -32603);
   assert.equal(await pingStatus(edge.handle, a.headers), 200);
   assert.equal(await pingStatus(edge.handle, b.headers), 200);
-  assert.equal(edge.metric('switchboard_host_sessions_refused_total{kind="streamable-http"}'), 1);
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 0);
+  assert.equal(await edge.metric('switchboard_host_sessions_refused_total{kind="streamable-http"}'), 1);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="streamable-http"}'), 0);
 });
 
 test('http.maxSessionsPerPrincipal caps one client address without touching another', async (t) => {
@@ -170,12 +170,12 @@ test('legacy /sse sessions and 2026-07-28 stand-ins count towards the same cap',
   assert.equal(served.status, 200);
   assert.ok(Array.isArray(((await served.json()) as { result: { tools: unknown } }).result.tools));
   assert.deepEqual(await reader.rest(), [], 'the evicted /sse stream ended');
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="sse"}'), 1);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="sse"}'), 1);
   // The stand-in is idle now, so a new /sse session takes its place in turn.
   const again = await openSse(edge.handle);
   assert.equal(again.status, 200);
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
-  assert.deepEqual(['streamable-http', 'sse', 'stand-in'].map((kind) => edge.metric(`switchboard_host_sessions_open{kind="${kind}"}`)), [1, 1, 0]);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
+  assert.deepEqual(await Promise.all(['streamable-http', 'sse', 'stand-in'].map((kind) => edge.metric(`switchboard_host_sessions_open{kind="${kind}"}`))), [1, 1, 0]);
   await again.body?.cancel();
 });
 
@@ -190,16 +190,16 @@ test('a 2026-07-28 request refused at the cap gets 503 with Retry-After and its 
   assert.equal(body.id, 41);
   assert.equal(body.error.code, -32603);
   assert.deepEqual(body.error.data, { reason: 'GW_ERR_HOST_LIMIT' });
-  assert.equal(edge.metric('switchboard_host_sessions_refused_total{kind="stand-in"}'), 1);
+  assert.equal(await edge.metric('switchboard_host_sessions_refused_total{kind="stand-in"}'), 1);
 });
 
 test('http.maxStandIns caps stand-ins on their own: a new context closes the idle one, far below maxSessions', async (t) => {
   const edge = await setup({ maxSessions: 100, maxStandIns: 1 });
   t.after(() => edge.close());
   assert.equal((await edge.handle(modernToolsList(1, 'first-host'))).status, 200);
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 0);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 0);
   assert.equal((await edge.handle(modernToolsList(2, 'second-host'))).status, 200);
-  assert.equal(edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
+  assert.equal(await edge.metric('switchboard_host_sessions_evicted_total{kind="stand-in"}'), 1);
 });
 
 test('a legacy /sse session refused at the cap gets 503 with Retry-After', async (t) => {
@@ -220,7 +220,7 @@ test('a legacy /sse session with no traffic is closed after http.sessionIdleTime
   assert.ok(await within(reader.rest(), 5000), 'the idle /sse stream ended');
   const post = await edge.handle(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
   assert.equal(post.status, 404);
-  await eventually(() => edge.metric('switchboard_host_sessions_active{transport="sse"}') === 0, 'the gateway session to close');
+  await eventually(async () => (await edge.metric('switchboard_host_sessions_active{transport="sse"}')) === 0, 'the gateway session to close');
 });
 
 test('a legacy /sse session with a message flowing is not idle', async (t) => {
@@ -252,7 +252,7 @@ test('item 16: a legacy /sse session with a call in flight is not idle, however 
   assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
   assert.equal((await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hold', arguments: {} } })).status, 202);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.equal(edge.metric('switchboard_host_sessions_active{transport="sse"}'), 1, 'the session with a call in flight is still open');
+  assert.equal(await edge.metric('switchboard_host_sessions_active{transport="sse"}'), 1, 'the session with a call in flight is still open');
   release();
   const answer = await reader.nextMessage();
   assert.equal(answer?.id, 1);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createMetricsRoute } from './metrics-route.js';
-import { MetricsRegistry } from './registry.js';
+import { MetricsRegistry } from '../observability/metrics.js';
 
 const TOKEN = 'metrics-secret-0123456789';
 

@@ -1,8 +1,7 @@
 /** @module `GET /metrics` as a web-standard handler: the registry in the Prometheus text format, behind a bearer token. */
 
 import { createBearerCheck } from '../http/operator/bearer-auth.js';
-import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
-import type { MetricsRegistry } from './registry.js';
+import type { MetricsRegistry } from '../observability/metrics.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -18,6 +17,16 @@ export interface MetricsRoute {
 }
 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+
+/** The exposition as a body: the registry renders asynchronously, the handler answers at once. */
+function exposition(registry: MetricsRegistry): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(new TextEncoder().encode(await registry.render()));
+      controller.close();
+    },
+  });
+}
 
 export function createMetricsRoute(options: MetricsRouteOptions): MetricsRoute {
   if (options.token.length === 0) throw new Error('the metrics token must not be empty');
@@ -37,7 +46,7 @@ export function createMetricsRoute(options: MetricsRouteOptions): MetricsRoute {
       if (req.method !== 'GET') {
         return new Response(`${req.method} is not allowed here; use GET\n`, { status: 405, headers: { ...TEXT_HEADERS, allow: 'GET' } });
       }
-      return new Response(registry.render(), { status: 200, headers: { 'content-type': EXPOSITION_CONTENT_TYPE, 'cache-control': 'no-store' } });
+      return new Response(exposition(registry), { status: 200, headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' } });
     },
   };
 }

@@ -13,10 +13,10 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-/** Resolves once `check()` holds (polled every 5 ms); after 3 s it rejects, naming `what` it waited for. */
-export async function eventually(check: () => boolean, what: string): Promise<void> {
+/** Resolves once `check()` holds (polled every 5 ms; it may be async); after 3 s it rejects, naming `what` it waited for. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 3000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }

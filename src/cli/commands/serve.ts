@@ -36,7 +36,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const listen = flags.listen === undefined ? undefined : listenFlag(flags.listen);
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
   const address = listen ?? config.listen;
-  const logger = loggerFromEnv(io.env, io.stderr);
+  const logger = loggerFromEnv(io.env, io.stderr, config.log.format);
   logUnhandledRejections(logger);
   const operator = await setUpOperator(config, { env: io.env, listen: address, logger });
   const keys = await requestStateKeys(config).catch(async (error: unknown) => {

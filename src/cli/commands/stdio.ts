@@ -21,7 +21,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
-  const logger = loggerFromEnv(io.env, io.stderr);
+  const logger = loggerFromEnv(io.env, io.stderr, config.log.format);
   logUnhandledRejections(logger);
   // Keys from config only: without them a fresh key lives as long as this process (stdio writes no key file).
   const keys = config.requestState.keys === undefined ? undefined : handleKeyRingFromTexts(config.requestState.keys);

@@ -39,6 +39,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     console: { enabled: false },
     store: { kind: 'memory' },
     requestState: {},
+    log: { format: 'text' },
     composites: [],
   };
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { LogLevel } from '../../gateway/logger.js';
+import { loggerFrom } from '../../gateway/logger.js';
 import { MAX_ANSWER_BODY_BYTES } from './answer-request.js';
 import { createOperatorRoutes } from './operator-routes.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
@@ -19,7 +20,7 @@ function setup(options: { maxJsonDepth?: number } = {}) {
   const desk = new FakeOperatorDesk();
   const runs = new MemoryRunStore();
   const logs: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) }, ...options });
+  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, logger: loggerFrom((level, message, fields) => logs.push({ level, message, fields })), ...options });
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await routes.handle(new Request(`${BASE}${path}`, init));
     assert.ok(response, `${path} should be an operator path`);

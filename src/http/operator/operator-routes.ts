@@ -4,7 +4,7 @@ import type { OperatorDesk } from '../../broker/operator-desk.js';
 import type { AuditEntry } from '../../broker/question.js';
 import type { RunStore } from '../../composite/run-store.js';
 import type { Logger } from '../../gateway/logger.js';
-import { silentLogger } from '../../gateway/logger.js';
+import { loggerFrom, silentLogger } from '../../gateway/logger.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
 import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
 import { createBearerCheck } from './bearer-auth.js';
@@ -58,11 +58,9 @@ export interface OperatorRoutes {
 /** Whatever reaches the log (an error message from below, say) never carries the token. */
 function redactingLogger(inner: Logger, token: string): Logger {
   const redact = (value: unknown): unknown => (typeof value === 'string' && value.includes(token) ? value.split(token).join('[redacted]') : value);
-  return {
-    log(level, message, fields) {
-      inner.log(level, String(redact(message)), fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, redact(value)])));
-    },
-  };
+  return loggerFrom((level, message, fields) => {
+    inner.log(level, String(redact(message)), fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, redact(value)])));
+  });
 }
 
 type Handler = (req: Request, params: Record<string, string>, url: URL) => Promise<Response>;

@@ -1,6 +1,6 @@
 /** @module The cheap process metrics: resident memory, start time and event-loop lag, all read at scrape time. */
 
-import type { MetricsRegistry } from './registry.js';
+import type { MetricsRegistry } from './metrics.js';
 
 /**
  * Defines `process_resident_memory_bytes`, `process_start_time_seconds` and `nodejs_eventloop_lag_seconds`.

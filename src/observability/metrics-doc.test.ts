@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createGatewayMetrics } from './gateway-metrics.js';
-import { MetricsRegistry } from './registry.js';
+import { MetricsRegistry } from './metrics.js';
 
 const doc = readFileSync(new URL('../../docs/metrics.md', import.meta.url), 'utf8');
 

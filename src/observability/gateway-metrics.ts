@@ -4,7 +4,7 @@ import type { Audience, QuestionRecord } from '../broker/question.js';
 import { OPEN_STATES, SETTLED_STATES } from '../broker/question.js';
 import type { UpstreamRequestOutcome } from '../gateway/upstream-session.js';
 import { registerProcessMetrics } from './process-metrics.js';
-import type { MetricsRegistry } from './registry.js';
+import type { MetricsRegistry } from './metrics.js';
 
 /** Upper bounds (seconds) for a request to an upstream: from a fast local tool to a long job. */
 export const UPSTREAM_REQUEST_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
