@@ -1,4 +1,4 @@
-/** @module Keeps bridge/ to its layer: it imports only protocol/, node:crypto and itself (until src/layering.test.ts carries the rule). */
+/** @module Keeps bridge/ to its layer: it imports only protocol/, the gateway code catalogue, node:crypto and itself (until src/layering.test.ts carries the rule). */
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,9 +7,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const ALLOWED = /^(\.\/[^/]+\.js|\.\.\/protocol\/[^/]+\.js|node:crypto)$/;
+// The gateway code catalogue names the bridge's refusals; it is pure (protocol/ only, checked below).
+const ALLOWED = /^(\.\/[^/]+\.js|\.\.\/protocol\/[^/]+\.js|\.\.\/gateway\/errors\.js|node:crypto)$/;
 
-test('bridge/ imports only ../protocol, node:crypto and its own files', () => {
+test('bridge/ imports only ../protocol, the gateway code catalogue, node:crypto and its own files', () => {
   const files = readdirSync(here).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
   assert.ok(files.includes('request-state.ts'), 'the scan sees the sources');
   const offending: string[] = [];
@@ -24,5 +25,12 @@ test('bridge/ imports only ../protocol, node:crypto and its own files', () => {
   }
   assert.deepEqual(offending, []);
   assert.ok(seen > 10, 'the import pattern matches this folder’s imports');
-  assert.ok(!ALLOWED.test('node:fs') && !ALLOWED.test('../gateway/errors.js') && ALLOWED.test('../protocol/jsonrpc.js'));
+  assert.ok(!ALLOWED.test('node:fs') && !ALLOWED.test('../gateway/gateway.js') && ALLOWED.test('../protocol/jsonrpc.js'));
+});
+
+test('the gateway code catalogue the bridge imports is pure: it imports only ../protocol', () => {
+  const text = readFileSync(join(here, '../gateway/errors.ts'), 'utf8');
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
+  assert.ok(specs.length > 0, 'the scan sees its imports');
+  assert.deepEqual(specs.filter((spec) => !/^\.\.\/protocol\/[^/]+\.js$/.test(spec)), []);
 });

@@ -1,5 +1,6 @@
 /** @module The JSON-RPC error a host gets for a refused request-state handle, one row per reason. */
 
+import { GatewayErrorCode } from '../gateway/errors.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import type { HandleFailure } from './request-state.js';
@@ -10,10 +11,6 @@ import type { HandleFailure } from './request-state.js';
  * away, the gateway restarted).
  */
 export type HandleRejection = HandleFailure | 'replayed' | 'ledger-full' | 'gone';
-
-/** Catalogue names for `error.data.reason` (listed in docs/errors.md and src/gateway/errors.ts). */
-export const REQUEST_STATE_REJECTED = 'GW_ERR_REQUEST_STATE_REJECTED';
-export const REQUEST_STATE_BUSY = 'GW_ERR_REQUEST_STATE_BUSY';
 
 const MESSAGES: Record<HandleRejection, string> = {
   malformed: 'requestState is not a request state this gateway issued',
@@ -39,11 +36,11 @@ const MESSAGES: Record<HandleRejection, string> = {
  */
 export function requestStateError(reason: HandleRejection): JsonRpcErrorObject {
   if (reason === 'ledger-full') {
-    return { code: RpcCode.InternalError, message: `${MESSAGES[reason]}; retry later`, data: { reason: REQUEST_STATE_BUSY, failure: reason } };
+    return { code: RpcCode.InternalError, message: `${MESSAGES[reason]}; retry later`, data: { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_BUSY, failure: reason } };
   }
   return {
     code: RpcCode.InvalidParams,
     message: `${MESSAGES[reason]}; send the request again without requestState`,
-    data: { reason: REQUEST_STATE_REJECTED, failure: reason },
+    data: { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_REJECTED, failure: reason },
   };
 }

@@ -1,5 +1,6 @@
 /** @module What a CLI command may touch of the process: streams, environment and shutdown signals. */
 
+import { LocalError } from '../core/errors/local.js';
 import type { Readable, Writable } from 'node:stream';
 
 export interface CliIo {
@@ -15,13 +16,15 @@ export interface CliIo {
 }
 
 /** A command-line mistake: reported as one line, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends LocalError {
   override readonly name = 'UsageError';
+  override readonly code = 'cli-usage';
 }
 
 /** A failure with a message meant for the user as is: one line, exit code 1. */
-export class CliError extends Error {
+export class CliError extends LocalError {
   override readonly name = 'CliError';
+  override readonly code = 'cli-failed';
 }
 
 /** The real process. A second signal while shutting down exits at once with code 1. */

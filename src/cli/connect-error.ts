@@ -1,11 +1,14 @@
 /** @module The gateway could not be reached (exit code 3): fetch's network failures turned into one line naming the URL and the cause. */
 
+import { LocalError } from '../core/errors/local.js';
+
 /** Exit code of a command that could not reach the gateway at all. */
 export const EXIT_CANNOT_CONNECT = 3;
 
 /** Nothing answered at the URL: refused, unresolvable, reset, timed out. Never an HTTP status. */
-export class ConnectError extends Error {
+export class ConnectError extends LocalError {
   override readonly name = 'ConnectError';
+  override readonly code = 'gateway-unreachable';
 }
 
 /** The URL as it may be shown: no user name or password, no query (which could hold a credential), no fragment. */

@@ -1,5 +1,6 @@
 /** @module A client of the gateway's operator REST API (docs/operator-api.md): list, get and answer questions with the bearer token. */
 
+import { LocalError } from '../core/errors/local.js';
 import type { z } from 'zod';
 
 import type { AnswerRequest, QuestionView } from '../http/operator/api-schemas.js';
@@ -28,11 +29,12 @@ export interface OperatorClientOptions {
 }
 
 /** The API answered with an error status: what the catalogue body says, when it is one. */
-export class OperatorApiError extends Error {
+export class OperatorApiError extends LocalError {
   override readonly name = 'OperatorApiError';
+  override readonly code = 'operator-api-refused';
   readonly status: number;
-  /** The catalogue code (`INVALID_ANSWER`, `ALREADY_SETTLED`, …), when the body is a catalogue error. */
-  readonly code: string | undefined;
+  /** The operator API's catalogue code (`INVALID_ANSWER`, `ALREADY_SETTLED`, …), when the body is a catalogue error. */
+  readonly apiCode: string | undefined;
   readonly field: string | undefined;
   /** With ALREADY_SETTLED: the record as it stands. */
   readonly question: QuestionView | undefined;
@@ -40,15 +42,16 @@ export class OperatorApiError extends Error {
   constructor(status: number, message: string, details: { code?: string; field?: string; question?: QuestionView } = {}) {
     super(message);
     this.status = status;
-    this.code = details.code;
+    this.apiCode = details.code;
     this.field = details.field;
     this.question = details.question;
   }
 }
 
 /** The gateway answered 2xx with a body that is not what the API documents. */
-export class UnexpectedAnswerError extends Error {
+export class UnexpectedAnswerError extends LocalError {
   override readonly name = 'UnexpectedAnswerError';
+  override readonly code = 'operator-api-unexpected';
 }
 
 /** The root the operator routes hang from: `base/` with a trailing `/mcp` (the MCP endpoint's URL, given by mistake) dropped. */

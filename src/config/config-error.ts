@@ -1,5 +1,7 @@
 /** @module The one error type of the config layer: a single line `<file>:<line>: <path>: <what is wrong>`. */
 
+import { LocalError } from '../core/errors/local.js';
+
 export interface ConfigErrorDetails {
   /** The config file as the user named it. */
   file: string;
@@ -15,8 +17,9 @@ function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends LocalError {
   override readonly name = 'ConfigError';
+  override readonly code = 'config-invalid';
   readonly file: string;
   readonly line: number | undefined;
   readonly path: string | undefined;

@@ -1,12 +1,13 @@
-/** @module Keeps docs/errors.md and the error catalogue in step, pins each code's JSON-RPC mapping, and checks that every code is raised. */
+/** @module Keeps docs/errors.md and the gateway code catalogue in step, pins each code's JSON-RPC mapping, and checks that every code is raised. */
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { requestStateError } from '../bridge/handle-errors.js';
-import { ProtocolError } from '../protocol/errors.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import { GatewayError, GatewayErrorCode, RPC_CODE_FOR, toProtocolError } from './errors.js';
+import { scanCodeUses } from './testing/code-scan.js';
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 
@@ -47,25 +48,19 @@ test('the request-state rejections the bridge builds use catalogue names and cod
   assert.deepEqual(busy.data, { reason: GatewayErrorCode.GW_ERR_REQUEST_STATE_BUSY, failure: 'ledger-full' });
 });
 
-/** Source files of src/ the gateway runs (no tests, no test helpers), without comments, by path. */
-function runtimeSources(): Map<string, string> {
-  const root = new URL('../', import.meta.url);
-  const out = new Map<string, string>();
-  for (const path of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (!path.endsWith('.ts') || path.endsWith('.test.ts') || path.split(/[\\/]/).includes('testing')) continue;
-    const text = readFileSync(new URL(path, root), 'utf8');
-    out.set(path, text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1'));
-  }
-  return out;
-}
-
-test('every code of the catalogue is raised somewhere in src (outside the catalogue), not only compared against', () => {
-  const sources = runtimeSources();
-  sources.delete(['gateway', 'errors.ts'].join('/'));
-  assert.ok(sources.size > 50, `read the sources (${sources.size} files)`);
-  const unraised = Object.keys(GatewayErrorCode).filter((code) => {
-    const literal = new RegExp(`(?<![=!]==\\s*)['"\`]${code}['"\`]`);
-    return ![...sources.values()].some((text) => literal.test(text));
-  });
+test('every code of the catalogue is raised somewhere in src (outside the catalogue), not only compared against or listed', () => {
+  const uses = scanCodeUses();
+  assert.ok(uses.files > 100, `read the sources (${uses.files} files)`);
+  const unraised = Object.keys(GatewayErrorCode).filter((code) => !uses.gatewayRaised.has(code));
   assert.deepEqual(unraised, [], 'catalogued codes no code path raises: wire them or remove them (and their docs/errors.md line)');
+  const uncatalogued = [...uses.gatewayRaised].filter((code) => !(code in GatewayErrorCode));
+  assert.deepEqual(uncatalogued, [], 'codes raised that the catalogue does not hold');
+});
+
+test('each catalogue name is its own value, and maps to a code of the wire catalogue', () => {
+  const wire = new Set<number>(Object.values(RpcCode));
+  for (const [name, value] of Object.entries(GatewayErrorCode)) {
+    assert.equal(value, name);
+    assert.ok(wire.has(RPC_CODE_FOR[name as keyof typeof GatewayErrorCode]), `${name} maps to ${RPC_CODE_FOR[name as keyof typeof GatewayErrorCode]}, which RpcCode does not hold`);
+  }
 });

@@ -1,6 +1,7 @@
 /**
- * @module The gateway's error catalogue: string codes that never reach the wire raw, each mapped to a
- * JSON-RPC error. Codes are never reused; docs/errors.md lists exactly these (a test checks).
+ * @module The one catalogue of gateway codes (GW_ERR_*): the name a peer finds in `error.data.reason`, each mapped
+ * to a JSON-RPC code of the wire catalogue (protocol/errors.ts). Names are never reused; docs/errors.md lists
+ * exactly these, and a test checks that each one is raised somewhere.
  */
 
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
@@ -40,7 +41,7 @@ export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
 export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_UPSTREAM_UNAVAILABLE: RpcCode.UpstreamUnavailable,
   GW_ERR_UPSTREAM_CLOSED: RpcCode.UpstreamUnavailable,
-  GW_ERR_UPSTREAM_TIMEOUT: RpcCode.RequestTimeout,
+  GW_ERR_UPSTREAM_TIMEOUT: RpcCode.UpstreamUnavailable,
   GW_ERR_UNKNOWN_TOOL: RpcCode.InvalidParams,
   GW_ERR_UNKNOWN_PROMPT: RpcCode.InvalidParams,
   GW_ERR_UNKNOWN_RESOURCE: RpcCode.ResourceNotFound,

@@ -199,7 +199,8 @@ test('an upstream that never answers times out, but not while the host is answer
   const host = await connectHost(gateway, { elicitation: {} });
   const hung = await host.request('tools/call', { name: 'hang', arguments: {} });
   assert.ok('error' in hung);
-  assert.equal(hung.error.code, -32001);
+  assert.equal(hung.error.code, -32000);
+  assert.equal((hung.error.data as JsonObject | undefined)?.reason, 'GW_ERR_UPSTREAM_TIMEOUT');
   assert.match(hung.error.message, /within 150 ms/);
 
   const call = host.request('tools/call', { name: 'ask', arguments: { who: 'slow human' } });

@@ -4,13 +4,6 @@ import { SESSION_RETRY_AFTER_SECONDS } from '../gateway/session-limits.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../protocol/jsonrpc.js';
 
-/**
- * JSON-RPC code for "Session not found" on the Streamable HTTP edge, as the 2025-era SDKs send it.
- * Note: the same number is `RpcCode.RequestTimeout` in protocol/errors.ts; the HTTP status (404)
- * is what tells the two apart for a host.
- */
-export const SESSION_NOT_FOUND_RPC_CODE = -32001;
-
 interface ErrorCell {
   /** HTTP status of the response. */
   readonly status: number;
@@ -31,19 +24,19 @@ export const HTTP_ERROR_TABLE = {
   INVALID_MESSAGE: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** An `initialize` whose params lack protocolVersion, capabilities or clientInfo. */
   INVALID_INITIALIZE_PARAMS: { status: 400, rpcCode: RpcCode.InvalidParams },
-  /** A JSON array: 2025-03-26 batches are not supported. */
+  /** A JSON array on a session whose revision has no batches (only 2025-03-26 sessions take them). */
   BATCH_NOT_SUPPORTED: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** A non-initialize request without `Mcp-Session-Id`. */
   SESSION_ID_REQUIRED: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** An `initialize` that carries `Mcp-Session-Id`. */
   ALREADY_INITIALIZED: { status: 400, rpcCode: RpcCode.InvalidRequest },
   /** `Mcp-Session-Id` names no live session (never existed, deleted, timed out). */
-  SESSION_NOT_FOUND: { status: 404, rpcCode: SESSION_NOT_FOUND_RPC_CODE },
+  SESSION_NOT_FOUND: { status: 404, rpcCode: RpcCode.SessionNotFound },
   /** `MCP-Protocol-Version` is not a revision of the sessionful era. */
   UNSUPPORTED_PROTOCOL_VERSION: { status: 400, rpcCode: RpcCode.InvalidRequest },
-  /** `MCP-Protocol-Version` differs from the revision negotiated for the session. */
   /** A JSON-RPC response whose id the session does not await. */
   UNKNOWN_RESPONSE_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },
+  /** A host's answer that breaks the limits or the schema its question was asked with (the question is settled). */
   INVALID_ANSWER: { status: 400, rpcCode: RpcCode.InvalidParams },
   /** `Last-Event-ID` names no stream the session remembers (never issued, or forgotten). */
   UNKNOWN_EVENT_ID: { status: 400, rpcCode: RpcCode.InvalidRequest },

@@ -1,5 +1,7 @@
 /** @module The one error type every question store rejects with, and what each kind of failure means. */
 
+import { LocalError } from '../core/errors/local.js';
+
 /**
  * - `corrupt-record`: a stored question or audit line cannot be read back (hand-edited file, bad JSON, unknown state…);
  *   only reads and writes of that record fail.
@@ -21,8 +23,8 @@ export type QuestionStoreErrorCode =
   | 'newer-schema'
   | 'not-a-store';
 
-export class QuestionStoreError extends Error {
-  readonly code: QuestionStoreErrorCode;
+export class QuestionStoreError extends LocalError {
+  override readonly code: QuestionStoreErrorCode;
   /** The question concerned, when there is one. */
   readonly questionId: string | undefined;
 

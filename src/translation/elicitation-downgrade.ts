@@ -6,6 +6,7 @@
  * See docs reference mcp-revisions.md §3 and §10.4.
  */
 
+import { LocalError } from '../core/errors/local.js';
 import { cloneJson, putKey } from '../protocol/json-clone.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
@@ -21,7 +22,9 @@ export const ELICITATION_RICH_REVISION = '2025-11-25';
 /** Params keys that 2025-06-18 does not define (`task` is 2025-11-25 task augmentation, §10.4). */
 const DROPPED_PARAMS_KEYS = new Set(['mode', 'elicitationId', 'task']);
 
-class Unsendable extends Error {}
+class Unsendable extends LocalError {
+  override readonly code = 'elicitation-unsendable';
+}
 
 /**
  * What a host at `hostRevision` should receive for these `elicitation/create` params, or why it

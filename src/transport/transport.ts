@@ -1,5 +1,6 @@
 /** @module The transport contract the gateway core uses for upstream connections: a JSON-RPC message pipe. */
 
+import { LocalError } from '../core/errors/local.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../protocol/jsonrpc.js';
 
 export interface Transport {
@@ -39,7 +40,8 @@ export interface MessageInfo {
  * that says so). When the upstream answered at all, `status` is its HTTP status and `rpcError` the JSON-RPC
  * error its body carried, if any (what tells a legacy server's refusal from a 2026-07-28 server's).
  */
-export class TransportError extends Error {
+export class TransportError extends LocalError {
+  override readonly code = 'transport-failed';
   readonly sessionExpired: boolean;
   readonly status: number | undefined;
   readonly rpcError: JsonRpcErrorObject | undefined;

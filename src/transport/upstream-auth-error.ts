@@ -3,6 +3,8 @@
  * which reports it under its own catalogue codes (GW_ERR_UPSTREAM_AUTH_REQUIRED, GW_ERR_UPSTREAM_AUTH_FAILED).
  */
 
+import { LocalError } from '../core/errors/local.js';
+
 /**
  * - `needs-person`: the authorization server shows a page (sign-in, consent) instead of redirecting back;
  *   `authorizationUrl` is where a person would have to go.
@@ -12,7 +14,8 @@
  */
 export type UpstreamAuthProblem = 'needs-person' | 'not-configured' | 'failed';
 
-export class UpstreamAuthError extends Error {
+export class UpstreamAuthError extends LocalError {
+  override readonly code = 'upstream-auth';
   readonly problem: UpstreamAuthProblem;
   readonly authorizationUrl: string | undefined;
 

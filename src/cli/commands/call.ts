@@ -3,6 +3,7 @@
  * tool's elicitations here (form on stderr, answers from stdin), shows progress, prints the result on stdout.
  */
 
+import { RpcCode } from '../../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
 import { parseCommandLine } from '../args.js';
@@ -25,8 +26,6 @@ export const DEFAULT_MCP_URL = 'http://127.0.0.1:3939/mcp';
 export const CALL_PROTOCOL_VERSION = '2025-11-25';
 export const CALL_CAPABILITIES: JsonObject = { elicitation: { form: {} } };
 const PROGRESS_TOKEN = 'switchboard-call';
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -95,7 +94,7 @@ async function answerElicitation(session: CallSession, id: JsonRpcId, params: Js
       return;
     } catch (error) {
       if (!(error instanceof McpHttpError) || error.status !== 400 || session.noInput) throw error;
-      if (error.rpcError?.code !== INVALID_PARAMS) {
+      if (error.rpcError?.code !== RpcCode.InvalidParams) {
         session.io.stderr.write(`  ! ${safeText(error.message)}\n`);
         return;
       }
@@ -116,7 +115,7 @@ async function onServerMessage(session: CallSession, message: ServerMessage): Pr
       const { id, method, params = {} } = message.message;
       if (method === 'elicitation/create') return answerElicitation(session, id, params);
       if (method === 'ping') return session.client.respond(id, { result: {} });
-      return session.client.respond(id, { error: { code: METHOD_NOT_FOUND, message: `switchboard call does not answer ${method} (it declares form elicitation only)` } });
+      return session.client.respond(id, { error: { code: RpcCode.MethodNotFound, message: `switchboard call does not answer ${method} (it declares form elicitation only)` } });
     }
     default:
       return;

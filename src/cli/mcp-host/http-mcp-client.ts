@@ -6,6 +6,7 @@
  * Raw on purpose: the gateway relays fields the SDK's client would strip, and `switchboard call` shows them.
  */
 
+import { LocalError } from '../../core/errors/local.js';
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { classifyMessage } from '../../protocol/jsonrpc.js';
 import type { Classified } from '../../protocol/jsonrpc.js';
@@ -18,8 +19,9 @@ const ACCEPT = 'application/json, text/event-stream';
 export type ServerMessage = Exclude<Classified, { kind: 'invalid' }>;
 
 /** The server answered a POST with an HTTP error status (not a JSON-RPC error inside a 200). */
-export class McpHttpError extends Error {
+export class McpHttpError extends LocalError {
   override readonly name = 'McpHttpError';
+  override readonly code = 'mcp-http-status';
   readonly status: number;
   /** The JSON-RPC error of the body, when it has one. */
   readonly rpcError: { code: number; message: string; data?: unknown } | undefined;

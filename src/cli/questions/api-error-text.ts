@@ -40,17 +40,17 @@ export function apiErrorText(error: OperatorApiError, id: string | undefined, to
     case 401:
       return 'the token was refused (give the operator token with --token or SWITCHBOARD_CONSOLE_TOKEN)';
     case 400:
-      if (error.code === 'INVALID_ANSWER') return `the answer was refused${field}: ${server}; the question stays open`;
+      if (error.apiCode === 'INVALID_ANSWER') return `the answer was refused${field}: ${server}; the question stays open`;
       return `the request was refused${field}: ${server}`;
     case 404:
-      if (error.code === 'QUESTION_NOT_FOUND' && id !== undefined) return `no question has the id ${JSON.stringify(safeText(id))}`;
-      if (error.code === undefined) return 'HTTP 404: is this a Switchboard gateway with the operator API enabled?';
+      if (error.apiCode === 'QUESTION_NOT_FOUND' && id !== undefined) return `no question has the id ${JSON.stringify(safeText(id))}`;
+      if (error.apiCode === undefined) return 'HTTP 404: is this a Switchboard gateway with the operator API enabled?';
       return `not found: ${server}`;
     case 409: {
       const what = id === undefined ? 'the question' : `question ${safeText(id)}`;
       return error.question === undefined ? `${what} was already settled` : `${what} was already settled: ${safeText(describeSettlement(error.question))}`;
     }
     default:
-      return `the gateway refused the request: HTTP ${error.status}${error.code === undefined ? '' : ` ${error.code}`}${field}: ${server}`;
+      return `the gateway refused the request: HTTP ${error.status}${error.apiCode === undefined ? '' : ` ${error.apiCode}`}${field}: ${server}`;
   }
 }

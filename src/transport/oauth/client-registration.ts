@@ -4,6 +4,7 @@
  * (RFC 7591).
  */
 
+import { LocalError } from '../../core/errors/local.js';
 import type { FetchLike, OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { registerClient, resolveClientMetadata } from '@modelcontextprotocol/client';
 
@@ -20,8 +21,9 @@ export interface OAuthClient {
 }
 
 /** Registration is impossible or refused; the message says what the operator can do. */
-export class RegistrationError extends Error {
+export class RegistrationError extends LocalError {
   override name = 'RegistrationError';
+  override readonly code = 'oauth-registration';
 }
 
 const CLIENT_NAME = 'Switchboard MCP gateway';

@@ -5,6 +5,7 @@
  * server: its origin is the authorization server, with default endpoints when it publishes no metadata either.
  */
 
+import { LocalError } from '../../core/errors/local.js';
 import type { AuthorizationServerMetadata, FetchLike, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/client';
 import {
   checkResourceAllowed,
@@ -26,8 +27,9 @@ export interface Discovery {
 }
 
 /** Discovery failed in a way the operator must hear about (the message says what was wrong). */
-export class DiscoveryError extends Error {
+export class DiscoveryError extends LocalError {
   override name = 'DiscoveryError';
+  override readonly code = 'oauth-discovery';
 }
 
 export async function discover(serverUrl: URL, resourceMetadataUrl: URL | undefined, fetchFn: FetchLike): Promise<Discovery> {

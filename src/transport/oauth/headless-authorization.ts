@@ -4,6 +4,7 @@
  * authorization server wants a person (sign-in, consent): that is reported with the URL they would open.
  */
 
+import { LocalError } from '../../core/errors/local.js';
 import type { FetchLike } from '@modelcontextprotocol/client';
 
 export interface AuthorizationResponse {
@@ -13,8 +14,9 @@ export interface AuthorizationResponse {
 }
 
 /** Why no code came back: a person is needed (`authorizationUrl` is where), or the server refused. */
-export class HeadlessAuthorizationError extends Error {
+export class HeadlessAuthorizationError extends LocalError {
   override name = 'HeadlessAuthorizationError';
+  override readonly code = 'oauth-headless-authorization';
   readonly needsPerson: boolean;
   readonly authorizationUrl: string;
 

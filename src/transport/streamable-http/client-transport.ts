@@ -6,6 +6,7 @@
  * with a 4xx) is delivered as its answer (docs/design/008-modern-upstreams.md).
  */
 
+import { RpcCode } from '../../protocol/errors.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { classifyMessage, errorResponse, isObject } from '../../protocol/jsonrpc.js';
 import { modernRequestHeaders } from '../../protocol/modern-headers.js';
@@ -39,7 +40,7 @@ export interface StreamableHttpClientOptions {
 }
 
 /** Error code synthesized for a call whose response can no longer arrive (stream broken, body unreadable). */
-const LOST_RESPONSE = -32000;
+const LOST_RESPONSE = RpcCode.UpstreamUnavailable;
 /** A request may meet this many auth challenges in a row before its refusal is final. */
 const MAX_CHALLENGES = 3;
 /** A response stream is resumed (GET + Last-Event-ID) until this many reconnections in a row bring nothing new. */
