@@ -12,7 +12,10 @@
  * - `edge`: may import an HTTP framework (hono, @hono/*) and the SDK's server side. `sdkClient`: may import
  *   the SDK's client side (@modelcontextprotocol/client). Both hold for test code too. `pure`: its production
  *   code imports no node: I/O module and no package (its tests may read files).
- * - EXCEPTIONS are imports that point up today. Each names the step that removes it; delete it then.
+ * - EXCEPTIONS are imports that point up (or into a sibling room) today. Each names the step that removes it;
+ *   a test fails once an exception is no longer needed, so delete it then.
+ * - The order is the one today's code follows. The tree move (core-review.md 7.3) replaces it with
+ *   cli → app → edges → hosts → router → {questions, upstream} → config → {translation, bridge, composite} → protocol → core.
  */
 
 /**
@@ -42,6 +45,7 @@ export const LAYERS = [
       { name: 'stdio host', globs: ['src/transport/stdio/*'], holds: 'the stdio host edge', edge: true },
     ],
   },
+  // metrics/ reads the gateway's types, and its route reads the operator API's bearer check (an exception).
   {
     layer: 'metrics',
     rooms: [{ name: 'metrics', globs: ['src/metrics/*'], holds: 'Prometheus metrics: registry, the gateway\'s metrics, the /metrics route' }],
@@ -50,6 +54,7 @@ export const LAYERS = [
     layer: 'modern hosts',
     rooms: [{ name: 'modern hosts', globs: ['src/gateway/modern/*'], holds: '2026-07-28 hosts: stand-ins, parked calls, wrapped rounds' }],
   },
+  // The stores sit beside the router (7.3): the gateway picks no concrete store (its one import is an exception).
   {
     layer: 'gateway and stores',
     rooms: [
@@ -77,6 +82,7 @@ export const LAYERS = [
       },
     ],
   },
+  // transport/ holds both the factory (top) and the contract (bottom) of the upstream transports.
   {
     layer: 'upstream factory',
     rooms: [
