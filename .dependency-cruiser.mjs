@@ -1,0 +1,371 @@
+/** @module The layers of src/ as one ordered list (top to bottom) and the dependency-cruiser rules generated from it: `npm run deps`, src/architecture/dependency-rules.test.ts and `npm run gen:layers` read it. */
+
+/*
+ * How to read and change this file
+ * - LAYERS is the only list to edit when files move: top layer first. A module may import its own room and
+ *   any room of a LOWER layer. Rooms of one layer are siblings: they do not import each other.
+ * - A glob names files relative to the repository root: `src/x/*` is the files of folder x (with its testing/
+ *   and __fixtures__/ folders, which hold that folder's test code), `src/x/**` is the whole tree under x, and
+ *   any other `*` matches within one path segment. Every module of src/ must be in exactly one room.
+ * - Test code (*.test.ts, testing/, __fixtures__/) follows the same arrows and may also import test code of any
+ *   layer; production code never imports test code.
+ * - `edge`: may import an HTTP framework (hono, @hono/*) and the SDK's server side. `sdkClient`: may import
+ *   the SDK's client side (@modelcontextprotocol/client). Both hold for test code too. `pure`: its production
+ *   code imports no node: I/O module and no package (its tests may read files).
+ * - EXCEPTIONS are imports that point up (or into a sibling room) today. Each names the step that removes it;
+ *   a test fails once an exception is no longer needed, so delete it then.
+ * - The order is the one today's code follows. The tree move (core-review.md 7.3) replaces it with
+ *   cli → app → edges → hosts → router → {questions, upstream} → config → {translation, bridge, composite} → protocol → core.
+ */
+
+/**
+ * @typedef {{ name: string, globs: string[], holds: string, edge?: boolean, sdkClient?: boolean, pure?: boolean }} Room
+ * @typedef {{ layer: string, rooms: Room[] }} Layer
+ * @typedef {{ from: string, to: string[], why: string, removedBy: string }} Exception
+ */
+
+/** @type {Layer[]} */
+export const LAYERS = [
+  {
+    layer: 'commands',
+    rooms: [
+      { name: 'cli', globs: ['src/cli/**'], holds: 'the `switchboard` command; operator-setup.ts composes store, broker and token', edge: true },
+      { name: 'console', globs: ['src/console/**'], holds: 'the operator web console: static ES modules, no framework, no build step' },
+      { name: 'architecture', globs: ['src/architecture/*'], holds: 'the checks of this list: dependency rules and the generated layer table' },
+    ],
+  },
+  {
+    layer: 'operator API',
+    rooms: [{ name: 'operator', globs: ['src/http/operator/*'], holds: 'the REST API for operators (+ OpenAPI); serves the console', edge: true }],
+  },
+  {
+    layer: 'host edges',
+    rooms: [
+      { name: 'http', globs: ['src/http/*'], holds: 'the Streamable HTTP host edge: Request -> Response, sessions, SSE, guards', edge: true },
+      { name: 'stdio host', globs: ['src/transport/stdio/*'], holds: 'the stdio host edge', edge: true },
+    ],
+  },
+  // metrics/ reads the gateway's types, and its route reads the operator API's bearer check (an exception).
+  {
+    layer: 'metrics',
+    rooms: [{ name: 'metrics', globs: ['src/metrics/*'], holds: 'Prometheus metrics: registry, the gateway\'s metrics, the /metrics route' }],
+  },
+  {
+    layer: 'modern hosts',
+    rooms: [{ name: 'modern hosts', globs: ['src/gateway/modern/*'], holds: '2026-07-28 hosts: stand-ins, parked calls, wrapped rounds' }],
+  },
+  // The stores sit beside the router (7.3): the gateway picks no concrete store (its one import is an exception).
+  {
+    layer: 'gateway and stores',
+    rooms: [
+      {
+        name: 'gateway',
+        globs: ['src/gateway/*'],
+        holds: 'the router: host sessions, upstream sessions, catalog and naming, question relay through the broker, health and probing',
+      },
+      { name: 'sqlite store', globs: ['src/store/sqlite/*'], holds: 'QuestionStore and RunStore over better-sqlite3 (the default)' },
+      { name: 'memory store', globs: ['src/store/memory/*'], holds: 'QuestionStore and RunStore in memory' },
+    ],
+  },
+  {
+    layer: 'store rows',
+    rooms: [{ name: 'store rows', globs: ['src/store/*'], holds: 'what both stores share: rows, filters, the store contract suites' }],
+  },
+  {
+    layer: 'broker',
+    rooms: [
+      {
+        name: 'broker',
+        globs: ['src/broker/*'],
+        holds: 'the question broker: domain types, the store contract, who is asked (route policy, consent rule), settling and expiry',
+        pure: true,
+      },
+    ],
+  },
+  // transport/ holds both the factory (top) and the contract (bottom) of the upstream transports.
+  {
+    layer: 'upstream factory',
+    rooms: [
+      { name: 'open upstream', globs: ['src/transport/open-upstream*.ts'], holds: 'picks and opens the transport an upstream\'s config names', sdkClient: true },
+    ],
+  },
+  {
+    layer: 'upstream auth',
+    rooms: [{ name: 'oauth', globs: ['src/transport/oauth/*'], holds: 'OAuth for HTTP upstreams, over the SDK\'s client auth', sdkClient: true }],
+  },
+  {
+    layer: 'upstream transports',
+    rooms: [
+      { name: 'sdk transports', globs: ['src/transport/sdk/*'], holds: 'the SDK\'s stdio and SSE client transports behind our Transport', sdkClient: true },
+      { name: 'streamable http', globs: ['src/transport/streamable-http/*'], holds: 'our Streamable HTTP client transport (see 002)', sdkClient: true },
+      { name: 'memory transport', globs: ['src/transport/memory/*'], holds: 'in-memory transport pairs' },
+      { name: 'processes', globs: ['src/transport/processes/*'], holds: 'the ledger and reaper of spawned upstream processes' },
+    ],
+  },
+  {
+    layer: 'sse',
+    rooms: [{ name: 'sse', globs: ['src/transport/sse/*'], holds: 'the one SSE parser, over eventsource-parser' }],
+  },
+  {
+    layer: 'transport contract',
+    rooms: [
+      {
+        name: 'transport contract',
+        globs: ['src/transport/transport*.ts', 'src/transport/upstream-auth-error*.ts'],
+        holds: 'the Transport contract and its errors',
+      },
+    ],
+  },
+  {
+    layer: 'config',
+    rooms: [{ name: 'config', globs: ['src/config/*'], holds: 'the YAML format (zod schema), its loader with line numbers, the normalized IR (types.ts)' }],
+  },
+  {
+    layer: 'composites',
+    rooms: [{ name: 'composite', globs: ['src/composite/*'], holds: 'composite tools: definitions, templates, the runner and its journal', pure: true }],
+  },
+  {
+    layer: 'translation and handles',
+    rooms: [
+      { name: 'translation', globs: ['src/translation/*'], holds: 'pure per-revision translation of questions and results', pure: true },
+      { name: 'bridge', globs: ['src/bridge/*'], holds: 'the era bridge: signed requestState handles (see 007)', pure: true },
+    ],
+  },
+  {
+    layer: 'protocol',
+    rooms: [
+      {
+        name: 'protocol',
+        globs: ['src/protocol/*'],
+        holds: 'pure JSON-RPC and MCP rules: message classification, error codes, revisions, capability arithmetic',
+        pure: true,
+      },
+    ],
+  },
+  {
+    layer: 'test kit',
+    rooms: [{ name: 'test kit', globs: ['src/testing/*'], holds: 'bounded waits for tests of any layer (test code only)' }],
+  },
+];
+
+/** @type {Exception[]} Imports that point up today; each is removed by the step it names (core-review.md 7.3/7.4). */
+export const EXCEPTIONS = [
+  {
+    from: 'src/broker/broker.ts',
+    to: ['src/gateway/logger.ts'],
+    why: 'the broker logs through the gateway\'s Logger contract',
+    removedBy: 'the tree move: gateway/logger.ts becomes core/log.ts (7.4)',
+  },
+  {
+    from: 'src/gateway/gateway.ts',
+    to: ['src/metrics/gateway-metrics.ts'],
+    why: 'the gateway counts through the GatewayMetrics type, while metrics/ reads gateway/upstream-session.ts (metrics <-> gateway)',
+    removedBy: 'the split of gateway.ts: app/gateway.ts composes observability/ (7.4)',
+  },
+  {
+    from: 'src/gateway/gateway.ts',
+    to: ['src/gateway/modern/modern-hosts.ts'],
+    why: 'the gateway builds the 2026-07-28 hosts itself',
+    removedBy: 'the split of gateway.ts: app/gateway.ts composes hosts/modern (7.4)',
+  },
+  {
+    from: 'src/gateway/gateway.ts',
+    to: ['src/store/memory/memory-question-store.ts'],
+    why: 'the router makes its own memory store when it is given no broker (a concrete store beside the router, core-review.md 5.3)',
+    removedBy: 'the split of gateway.ts: app/gateway.ts, the composition root, picks the store (7.4)',
+  },
+  {
+    from: 'src/gateway/gateway-questions.test.ts',
+    to: ['src/store/memory/memory-question-store.ts'],
+    why: 'the gateway is tested with a broker over the memory store',
+    removedBy: 'the rewrite of gateway/*.test.ts against HostPort and the question desk (7.6)',
+  },
+  {
+    from: 'src/gateway/gateway-modern.test.ts',
+    to: ['src/store/memory/memory-question-store.ts'],
+    why: 'the gateway is tested with a broker over the memory store',
+    removedBy: 'the rewrite of gateway/*.test.ts against HostPort and the question desk (7.6)',
+  },
+  {
+    from: 'src/gateway/composite-tools.test.ts',
+    to: ['src/store/memory/memory-question-store.ts'],
+    why: 'composite tools are tested with a broker over the memory store',
+    removedBy: 'the tree move: composite-tools becomes router/composites.ts, tested over a store fake (7.4, 7.6)',
+  },
+  {
+    from: 'src/metrics/metrics-route.ts',
+    to: ['src/http/operator/bearer-auth.ts'],
+    why: 'an HTTP route lives in metrics/ (core-review.md 5.2)',
+    removedBy: 'the tree move: metrics/metrics-route.ts goes to edges/metrics-route.ts (7.4)',
+  },
+  {
+    from: 'src/broker/broker.test.ts',
+    to: ['src/store/memory/memory-question-store.ts', 'src/gateway/logger.ts'],
+    why: 'the broker is tested over the memory store, with the gateway\'s logger',
+    removedBy: 'the desk tests of 7.6 (settle as a table over a store fake) and gateway/logger.ts becoming core/log.ts',
+  },
+  {
+    from: 'src/broker/secret-answers.test.ts',
+    to: ['src/store/memory/memory-question-store.ts', 'src/store/sqlite/sqlite-question-store.ts', 'src/gateway/logger.ts'],
+    why: 'what the stores keep of a secret answer is tested from the broker, through both stores',
+    removedBy: 'the tree move: the test goes to store/ beside the store contract suites, and gateway/logger.ts becomes core/log.ts (7.4)',
+  },
+];
+
+/** Test code: test files and the testing/ and __fixtures__/ folders. */
+export const TEST_CODE = ['\\.test\\.ts$', '(^|/)testing/', '(^|/)__fixtures__/'];
+
+/** node: modules that do I/O or reach the process: a `pure` room imports none of them. */
+export const IO_MODULES = [
+  'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'tls', 'dgram', 'dns', 'dns/promises', 'child_process', 'cluster',
+  'worker_threads', 'readline', 'readline/promises', 'os', 'process', 'stream', 'stream/promises', 'inspector', 'vm', 'v8',
+];
+
+// Package rules match the resolved path (dependency-cruiser has no rule on the specifier).
+const SERVER_SIDE = '(^|/)node_modules/(hono|@hono/[^/]+|@modelcontextprotocol/(server|node))/';
+const CLIENT_SIDE = '(^|/)node_modules/@modelcontextprotocol/client/';
+
+const NPM = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'];
+
+const escape = (text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+
+/** The regular expression (source) of one glob: see the head of this file. */
+export function globToRegex(glob) {
+  const folder = glob.match(/^(.*)\/\*$/);
+  if (folder) return `^${escape(folder[1])}/(?:[^/]+|(?:testing|__fixtures__)/.+)$`;
+  const tree = glob.match(/^(.*)\/\*\*$/);
+  if (tree) return `^${escape(tree[1])}/.+$`;
+  return `^${glob.split('*').map(escape).join('[^/]*')}$`;
+}
+
+/** The regular expression of a room: any of its globs. */
+export function roomRegex(room) {
+  return room.globs.map(globToRegex).join('|');
+}
+
+/** The rooms a module of layer `index`, room `own`, may import: its own room and every room of a lower layer. */
+function allowedFor(layers, index, own) {
+  return [roomRegex(own), ...layers.slice(index + 1).flatMap((layer) => layer.rooms.map(roomRegex))];
+}
+
+const exact = (path) => `^${escape(path)}$`;
+
+const isTestCode = (path) => TEST_CODE.some((pattern) => new RegExp(pattern).test(path));
+
+/** The layer rules: per room one for production code and one for test code, and one per file with an exception. */
+function layerRules(layers, exceptions) {
+  const rules = [];
+  const testCode = TEST_CODE.join('|');
+  layers.forEach((layer, index) => {
+    for (const room of layer.rooms) {
+      const allowed = allowedFor(layers, index, room);
+      const own = roomRegex(room);
+      const below = layers.slice(index + 1).map((l) => l.layer).join(', ') || 'nothing';
+      const excepted = [...new Set(exceptions.filter((e) => new RegExp(own).test(e.from)).map((e) => e.from))];
+      const production = {
+        name: `layer:${room.name}`,
+        comment: `${room.name} (layer "${layer.layer}") may import only its own room and the layers below it: ${below}`,
+        allowed,
+      };
+      const tests = {
+        name: `layer:${room.name}:tests`,
+        comment: `test code of ${room.name} may import its own room, the layers below it (${below}) and test code of any layer`,
+        allowed: [...allowed, testCode],
+      };
+      const rule = (kind, from, extra = []) => ({
+        name: kind.name,
+        comment: kind.comment,
+        severity: 'error',
+        from,
+        to: { path: '^src/', pathNot: [...kind.allowed, ...extra] },
+      });
+      rules.push(rule(production, { path: own, pathNot: [testCode, ...excepted.map(exact)] }));
+      rules.push(rule(tests, { path: `^(?=.*(?:${testCode}))(?:${own})`, pathNot: excepted.map(exact) }));
+      for (const file of excepted) {
+        const targets = exceptions.filter((e) => e.from === file).flatMap((e) => e.to).map(exact);
+        rules.push(rule(isTestCode(file) ? tests : production, { path: exact(file) }, targets));
+      }
+    }
+  });
+  return rules;
+}
+
+/** Every rule: the layers, circles, test code, packages and unresolvable imports. */
+export function rulesFor(layers, exceptions) {
+  const rooms = layers.flatMap((layer) => layer.rooms);
+  const testCode = TEST_CODE.join('|');
+  const inRoom = (flag) => rooms.filter((room) => room[flag]).map(roomRegex);
+  return [
+    ...layerRules(layers, exceptions),
+    {
+      name: 'not-in-a-layer',
+      comment: 'every module of src/ belongs to a room of LAYERS in .dependency-cruiser.mjs: add its folder there',
+      severity: 'error',
+      from: { path: '^src/', pathNot: rooms.map(roomRegex) },
+      to: {},
+    },
+    {
+      name: 'no-circular',
+      comment: 'an import circle: modules that import each other (type-only imports count) cannot be layered',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-test-code-in-production',
+      comment: 'production code must not import test code (*.test.ts, testing/, __fixtures__/)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: testCode },
+      to: { path: testCode },
+    },
+    {
+      name: 'server-side-only-in-edges',
+      comment: `only the edges (${rooms.filter((r) => r.edge).map((r) => r.name).join(', ')}) import hono, @hono/* or the SDK's server side`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: inRoom('edge') },
+      to: { dependencyTypes: NPM, path: SERVER_SIDE },
+    },
+    {
+      name: 'sdk-client-only-in-upstream-transports',
+      comment: `only the upstream transports (${rooms.filter((r) => r.sdkClient).map((r) => r.name).join(', ')}) import @modelcontextprotocol/client`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: inRoom('sdkClient') },
+      to: { dependencyTypes: NPM, path: CLIENT_SIDE },
+    },
+    {
+      name: 'pure-rooms-do-no-io',
+      comment: `${rooms.filter((r) => r.pure).map((r) => r.name).join(', ')} are pure: no node: I/O module (${IO_MODULES.join(', ')})`,
+      severity: 'error',
+      from: { path: inRoom('pure'), pathNot: testCode },
+      to: { dependencyTypes: ['core'], path: IO_MODULES.map((name) => `^(node:)?${escape(name)}$`) },
+    },
+    {
+      name: 'pure-rooms-import-no-packages',
+      comment: `${rooms.filter((r) => r.pure).map((r) => r.name).join(', ')} are pure: they import no package (ports are declared here, implemented above)`,
+      severity: 'error',
+      from: { path: inRoom('pure'), pathNot: testCode },
+      to: { dependencyTypes: NPM },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'an import that resolves to no file or package',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ];
+}
+
+/** The cruise options shared by the CLI and the test. */
+export const OPTIONS = {
+  tsPreCompilationDeps: true,
+  tsConfig: { fileName: 'tsconfig.json' },
+  doNotFollow: { path: 'node_modules' },
+  // Package `exports` maps (@modelcontextprotocol/client/stdio) resolve as node resolves them for ESM.
+  enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'], mainFields: ['module', 'main', 'types'] },
+};
+
+export default {
+  forbidden: rulesFor(LAYERS, EXCEPTIONS),
+  options: OPTIONS,
+};

@@ -1,0 +1,72 @@
+/** @module Proves each rule of .dependency-cruiser.mjs can fail: cruises a small temporary tree with one offending import per rule. */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, test } from 'node:test';
+import { EXCEPTIONS, LAYERS, globToRegex, rulesFor } from '../../.dependency-cruiser.mjs';
+import { cruiseTree, REPO_ROOT, violationsOf } from './testing/cruise.js';
+
+/** The fixture: path → source. Each offending import is named by the rule it breaks. */
+const TREE: Record<string, string> = {
+  'src/protocol/ok.ts': 'export const ok = 1;\n',
+  'src/protocol/pure.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n", // pure-rooms-do-no-io
+  'src/protocol/pure.test.ts': "import { readFileSync } from 'node:fs';\nexport const fixture = readFileSync;\n", // allowed: tests of a pure room may read files
+  'src/http/edge.ts': "import { Hono } from 'hono';\nimport { ok } from '../protocol/ok.js';\nexport const app = [Hono, ok];\n",
+  'src/gateway/up.ts': "import { app } from '../http/edge.js';\nexport const up = app;\n", // layer:gateway
+  'src/gateway/modern/nested.ts': "import { app } from '../../http/edge.js';\nexport const nested = app;\n", // layer:modern hosts
+  'src/gateway/uses-fake.ts': "import { fake } from './testing/fake.js';\nexport const used = fake;\n", // no-test-code-in-production
+  'src/gateway/testing/fake.ts': "import { helper } from '../../cli/testing/helper.js';\nexport const fake = helper;\n", // allowed: test code of any layer
+  'src/gateway/up.test.ts': "import { cmd } from '../cli/cmd.js';\nimport { ok } from '../protocol/ok.js';\nexport const t = [cmd, ok];\n", // layer:gateway:tests
+  'src/gateway/logger.ts': 'export const log = 1;\n',
+  'src/gateway/other.ts': 'export const other = 1;\n',
+  'src/cli/cmd.ts': "import { up } from '../gateway/up.js';\nexport const cmd = up;\n",
+  'src/cli/testing/helper.ts': 'export const helper = 1;\n',
+  'src/store/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n", // no-circular
+  'src/store/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
+  'src/store/sqlite/s.ts': 'export const s = 1;\n',
+  'src/store/memory/m.ts': "import { s } from '../sqlite/s.js';\nexport const m = s;\n", // layer:memory store (a sibling room)
+  'src/broker/broker.ts': "import { log } from '../gateway/logger.js';\nimport { other } from '../gateway/other.js';\nexport const b = [log, other];\n", // the listed exception, and layer:broker
+  'src/translation/t.ts': "import { Hono } from 'hono';\nexport const t = Hono;\n", // server-side-only-in-edges, pure-rooms-import-no-packages
+  'src/config/c.ts': "import { Client } from '@modelcontextprotocol/client';\nexport const c = Client;\n", // sdk-client-only-in-upstream-transports
+  'src/newfolder/x.ts': "import { ok } from '../protocol/ok.js';\nexport const x = ok;\n", // not-in-a-layer
+  'src/bridge/b.ts': "import { gone } from './missing.js';\nexport const b = gone;\n", // not-to-unresolvable
+};
+
+const root = mkdtempSync(join(tmpdir(), 'depcruise-fixture-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+for (const [path, text] of Object.entries(TREE)) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+const result = await cruiseTree(root, rulesFor(LAYERS, EXCEPTIONS), false);
+
+test('each offending import of the fixture breaks its rule, and nothing else is reported', () => {
+  assert.deepEqual(violationsOf(result, () => true), [
+    'layer:broker: src/broker/broker.ts → src/gateway/other.ts',
+    'layer:gateway: src/gateway/up.ts → src/http/edge.ts',
+    'layer:gateway:tests: src/gateway/up.test.ts → src/cli/cmd.ts',
+    'layer:memory store: src/store/memory/m.ts → src/store/sqlite/s.ts',
+    'layer:modern hosts: src/gateway/modern/nested.ts → src/http/edge.ts',
+    'no-circular: src/store/a.ts → src/store/b.ts → src/store/a.ts',
+    'no-test-code-in-production: src/gateway/uses-fake.ts → src/gateway/testing/fake.ts',
+    'not-in-a-layer: src/newfolder/x.ts → src/protocol/ok.ts',
+    'not-to-unresolvable: src/bridge/b.ts → ./missing.js',
+    'pure-rooms-do-no-io: src/protocol/pure.ts → fs',
+    'pure-rooms-import-no-packages: src/translation/t.ts → hono',
+    'sdk-client-only-in-upstream-transports: src/config/c.ts → @modelcontextprotocol/client',
+    'server-side-only-in-edges: src/translation/t.ts → hono',
+  ].sort());
+});
+
+test('globs: a folder holds its own files with its testing/ and __fixtures__/ trees, ** a whole tree, * one segment', () => {
+  const matches = (glob: string, path: string) => new RegExp(globToRegex(glob)).test(path);
+  assert.equal(matches('src/gateway/*', 'src/gateway/gateway.ts'), true);
+  assert.equal(matches('src/gateway/*', 'src/gateway/testing/fake-upstream.ts'), true);
+  assert.equal(matches('src/config/*', 'src/config/__fixtures__/parts/a.ts'), true);
+  assert.equal(matches('src/gateway/*', 'src/gateway/modern/modern-hosts.ts'), false);
+  assert.equal(matches('src/cli/**', 'src/cli/commands/serve.ts'), true);
+  assert.equal(matches('src/transport/transport*.ts', 'src/transport/transport.test.ts'), true);
+  assert.equal(matches('src/transport/transport*.ts', 'src/transport/sdk/transport.ts'), false);
+});
