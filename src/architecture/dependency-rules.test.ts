@@ -60,7 +60,7 @@ test('the cruise sees type-only imports, nested folders and packages (so the rul
   const dependenciesOf = (source: string) => result.modules.find((m) => m.source === source)?.dependencies ?? [];
   assert.ok(sources.length > 300, `only ${sources.length} modules cruised`);
   assert.ok(dependenciesOf('src/gateway/modern/modern-hosts.ts').some((d) => d.resolved === 'src/gateway/host-session.ts'));
-  assert.ok(dependenciesOf('src/metrics/gateway-metrics.ts').some((d) => d.resolved === 'src/gateway/upstream-session.ts' && d.dependencyTypes.includes('type-only')));
+  assert.ok(dependenciesOf('src/observability/gateway-metrics.ts').some((d) => d.resolved === 'src/gateway/upstream-session.ts' && d.dependencyTypes.includes('type-only')));
   assert.ok(dependenciesOf('src/transport/sdk/sdk-adapter.ts').some((d) => d.module.startsWith('@modelcontextprotocol/client') && !d.couldNotResolve));
   assert.equal(new RegExp(globToRegex('src/config/*')).test('src/config/__fixtures__/parts/x.yaml'), true);
 });

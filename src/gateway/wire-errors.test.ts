@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import type { GatewayErrorCodeValue } from '../gateway/errors.js';
-import { RPC_CODE_FOR } from '../gateway/errors.js';
-import { scanCodeUses } from '../gateway/testing/code-scan.js';
-import { ProtocolError, RpcCode } from './errors.js';
+import type { GatewayErrorCodeValue } from './errors.js';
+import { RPC_CODE_FOR } from './errors.js';
+import { scanCodeUses } from './testing/code-scan.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
 
 const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 

@@ -4,18 +4,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { CliError, UsageError } from '../../cli/cli-io.js';
-import { ConnectError } from '../../cli/connect-error.js';
-import { McpHttpError } from '../../cli/mcp-host/http-mcp-client.js';
-import { OperatorApiError, UnexpectedAnswerError } from '../../cli/operator-client.js';
-import { ConfigError } from '../../config/config-error.js';
-import { QuestionStoreError } from '../../store/store-error.js';
-import { RegistrationError } from '../../transport/oauth/client-registration.js';
-import { DiscoveryError } from '../../transport/oauth/discovery.js';
-import { HeadlessAuthorizationError } from '../../transport/oauth/headless-authorization.js';
-import { TransportError } from '../../transport/transport.js';
-import { UpstreamAuthError } from '../../transport/upstream-auth-error.js';
-import { LocalError } from './local.js';
+import { CliError, UsageError } from '../cli/cli-io.js';
+import { ConnectError } from '../cli/connect-error.js';
+import { McpHttpError } from '../cli/mcp-host/http-mcp-client.js';
+import { OperatorApiError, UnexpectedAnswerError } from '../cli/operator-client.js';
+import { ConfigError } from '../config/config-error.js';
+import { QuestionStoreError } from '../store/store-error.js';
+import { RegistrationError } from '../transport/oauth/client-registration.js';
+import { DiscoveryError } from '../transport/oauth/discovery.js';
+import { HeadlessAuthorizationError } from '../transport/oauth/headless-authorization.js';
+import { TransportError } from '../transport/transport.js';
+import { UpstreamAuthError } from '../transport/upstream-auth-error.js';
+import { LocalError } from '../core/errors/local.js';
 
 const cause = new Error('root');
 
@@ -60,7 +60,7 @@ test('the operator API keeps its own code apart from the local one', () => {
 });
 
 test('docs/errors.md lists each local error class with its code', () => {
-  const doc = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
+  const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
   const section = doc.slice(doc.indexOf('## Local errors'));
   const rows = new Map([...section.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2] ?? '']));
   for (const [error, code, name] of CASES) {
