@@ -27,7 +27,8 @@ const SDK_OR_FRAMEWORK = /^(@modelcontextprotocol\/|hono$|hono\/|@hono\/)/;
 
 const rules: { layer: string; forbidden: RegExp; why: string }[] = [
   { layer: 'protocol', forbidden: /^(node:|@|\.\.\/|[a-z])/, why: 'protocol/ is pure: no I/O, no packages, no other layer' },
-  { layer: 'translation', forbidden: /^(node:|@|\.\.\/(?!protocol\/)|[a-z])/, why: 'translation/ is pure: only protocol/ and itself' },
+  // ajv and ajv-formats are pure libraries (no I/O): the JSON Schema validator port's implementation.
+  { layer: 'translation', forbidden: /^(node:|@|\.\.\/(?!protocol\/)|(?!ajv(-formats)?$)[a-z])/, why: 'translation/ is pure: only protocol/, itself and ajv' },
   { layer: 'gateway', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^node:(http|https|net)$|^\\.\\.\\/(http|cli)\\/`), why: 'the gateway core stays free of SDK and HTTP types' },
   { layer: 'config', forbidden: new RegExp(`${SDK_OR_FRAMEWORK.source}|^\\.\\.\\/(http|cli|gateway)\\/`), why: 'config is read by the core and must not depend on edges' },
   {
