@@ -38,21 +38,34 @@ export function exceedsDepth(value: unknown, limit: number): boolean {
   return false;
 }
 
+const UTF8 = new TextEncoder();
+
 /** UTF-8 byte length of the JSON text of `value`, or undefined if it cannot be serialized. */
 export function jsonByteLength(value: unknown): number | undefined {
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? 0 : new TextEncoder().encode(text).length;
+    return text === undefined ? 0 : UTF8.encode(text).length;
   } catch {
     return undefined;
   }
 }
 
+/** UTF-8 takes at most three bytes per UTF-16 code unit: a text this short is within `maxBytes` without encoding it. */
+function surelyWithin(text: string, maxBytes: number): boolean {
+  return text.length * 3 <= maxBytes;
+}
+
 function checkLimits(name: string, value: unknown, maxBytes: number, maxDepth: number): string | undefined {
   // Depth first: it is bounded and cycle-safe, and it guards JSON.stringify below.
   if (exceedsDepth(value, maxDepth)) return `${name} is nested deeper than the ${maxDepth}-level limit`;
-  const bytes = jsonByteLength(value);
-  if (bytes === undefined) return `${name} is not serializable as JSON`;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return `${name} is not serializable as JSON`;
+  }
+  if (text === undefined || surelyWithin(text, maxBytes)) return undefined;
+  const bytes = UTF8.encode(text).length;
   if (bytes > maxBytes) return `${name} is ${bytes} bytes, over the ${maxBytes}-byte limit`;
   return undefined;
 }

@@ -12,40 +12,23 @@
  * cannot nest a form. What is refused is anything that makes the form not flat or not primitive:
  * a nested object, an array that is not a multi-select, references and composition (`$ref`,
  * `allOf`, `not`, …), and values of the wrong kind in the keywords the spec does define.
+ *
+ * The shape rules (flat, which keywords each type may use) are written here: they are MCP's, not
+ * JSON Schema's. What each keyword holds is checked by JSON Schemas through the validator port
+ * (elicitation-keyword-values.ts), and last the form answers will be checked with must compile
+ * (elicitation-answer-form.ts); a schema that fails either is refused, never thrown on.
  */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
+import { answerFormOf } from './elicitation-answer-form.js';
+import { keywordValueProblem, STRUCTURAL } from './elicitation-keyword-values.js';
 
 /** What is wrong and where: `path` is e.g. `requestedSchema.properties.address`. */
 export interface SchemaProblem {
   path: string;
   reason: string;
 }
-
-/** Keywords that reference, compose or nest schemas: never part of a flat elicitation form. */
-const STRUCTURAL = [
-  '$ref',
-  '$dynamicRef',
-  '$defs',
-  'definitions',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'dependentSchemas',
-  'items',
-  'prefixItems',
-  'contains',
-  'unevaluatedItems',
-] as const;
 
 /** Structural keywords each property type may still use, in the one form the spec defines for it. */
 const ALLOWED_STRUCTURAL: Record<string, readonly string[]> = {
@@ -95,6 +78,9 @@ export function checkRequestedSchema(params: JsonObject): SchemaProblem | undefi
     const reason = propertyProblem(property);
     if (reason) return { path: propertyPath(name), reason };
   }
+  // The form an answer is checked with must compile too; one that cannot is refused like any other bad schema.
+  const form = answerFormOf(schema as JsonObject & { properties: JsonObject });
+  if (typeof form === 'string') return { path: 'requestedSchema', reason: `cannot be used to check answers (${form})` };
   return undefined;
 }
 
@@ -114,72 +100,7 @@ function propertyProblem(property: unknown): string | undefined {
   for (const [keyword, owner] of Object.entries(TYPE_ONLY)) {
     if (keyword in property && owner !== type) return `uses ${keyword}, which only ${owner} properties can have`;
   }
-  switch (type) {
-    case 'string':
-      return stringProblem(property);
-    case 'number':
-    case 'integer':
-      return (
-        numberKeyword(property, 'minimum') ??
-        numberKeyword(property, 'maximum') ??
-        (property.default !== undefined && (typeof property.default !== 'number' || !Number.isFinite(property.default)) ? 'has a default that is not a number' : undefined)
-      );
-    case 'boolean':
-      return property.default !== undefined && typeof property.default !== 'boolean' ? 'has a default that is not a boolean' : undefined;
-    default:
-      return multiSelectProblem(property);
-  }
-}
-
-function stringProblem(property: JsonObject): string | undefined {
-  const lengths = countKeyword(property, 'minLength') ?? countKeyword(property, 'maxLength');
-  if (lengths) return lengths;
-  if (property.format !== undefined && typeof property.format !== 'string') return 'has a format that is not a string';
-  if (property.default !== undefined && typeof property.default !== 'string') return 'has a default that is not a string';
-  if ('enum' in property && 'oneOf' in property) return 'has both enum and oneOf';
-  if ('enum' in property && !isStringList(property.enum)) return 'has an enum that is not a non-empty array of strings';
-  if ('enumNames' in property) {
-    if (!('enum' in property)) return 'has enumNames without enum';
-    if (!isStringList(property.enumNames) || property.enumNames.length !== (property.enum as unknown[]).length) {
-      return 'has enumNames that are not one string per enum value';
-    }
-  }
-  if ('oneOf' in property && !isTitledOptions(property.oneOf)) return 'has a oneOf that is not a non-empty array of {const: string, title: string}';
-  return undefined;
-}
-
-function multiSelectProblem(property: JsonObject): string | undefined {
-  const items = property.items;
-  const flat = isObject(items) && STRUCTURAL.every((keyword) => keyword === 'anyOf' || !(keyword in items));
-  const untitled = flat && items.type === 'string' && isStringList(items.enum) && !('anyOf' in items);
-  const titled = flat && isTitledOptions(items.anyOf) && (items.type === undefined || items.type === 'string') && !('enum' in items);
-  if (!untitled && !titled) {
-    return 'is an array that is not a multi-select (items must be {type: "string", enum: [...]} or {anyOf: [{const, title}, ...]})';
-  }
-  const counts = countKeyword(property, 'minItems') ?? countKeyword(property, 'maxItems');
-  if (counts) return counts;
-  if (property.default !== undefined && !(Array.isArray(property.default) && property.default.every((value) => typeof value === 'string'))) {
-    return 'has a default that is not an array of strings';
-  }
-  return undefined;
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
-}
-
-function isTitledOptions(value: unknown): boolean {
-  return Array.isArray(value) && value.length > 0 && value.every((option) => isObject(option) && typeof option.const === 'string' && typeof option.title === 'string');
-}
-
-function numberKeyword(property: JsonObject, key: string): string | undefined {
-  const value = property[key];
-  return value === undefined || (typeof value === 'number' && Number.isFinite(value)) ? undefined : `has a ${key} that is not a number`;
-}
-
-function countKeyword(property: JsonObject, key: string): string | undefined {
-  const value = property[key];
-  return value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0) ? undefined : `has a ${key} that is not a non-negative integer`;
+  return keywordValueProblem(type, property);
 }
 
 function describe(value: unknown): string {
