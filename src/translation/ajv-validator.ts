@@ -5,7 +5,9 @@
  * schema that means something ajv would ignore is refused), `allErrors` (callers pick the problem they
  * report), `strictNumbers` (NaN and ±Infinity are not numbers), no remote or unknown `$ref` (compilation
  * is synchronous and nothing is ever loaded), nothing added to the engine's schema registry, no logging.
- * Formats: `email`, `uri` and `date` as ajv-formats' full mode has them; `date-time` is ajv-formats'
+ * Formats: `email` and `uri` keep the gateway's lenient rules (an `@` between non-empty parts with a dot in the
+ * domain; a scheme, a colon and no whitespace), because a relay must not refuse an answer the upstream may well
+ * accept (non-ASCII addresses and paths among them); `date` as ajv-formats' full mode has it; `date-time` is ajv-formats'
  * check (calendar, ranges, leap seconds) on RFC 3339 §5.6's exact shape (`T`, and an offset `Z` or
  * `±HH:MM`), which ajv-formats relaxes to a space separator and `±HHMM`/`±HH`. Any other format name
  * fails to compile.
@@ -26,6 +28,11 @@ import { valid } from './schema-validator.js';
 
 export const DEFAULT_SCHEMA_CACHE_SIZE = 512;
 
+/** `email`: one `@` between non-empty parts without whitespace, and a dot inside the domain. */
+const LENIENT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** `uri`: a scheme, a colon, and no whitespace. */
+const LENIENT_URI = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/;
+
 /** RFC 3339 §5.6 `date-time`: `full-date "T" full-time`, the offset mandatory and written `±HH:MM`. */
 const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -41,7 +48,9 @@ function createEngine(): Ajv {
     validateFormats: true,
   });
   const formats = addFormats.default;
-  formats(ajv, ['email', 'uri', 'date']);
+  formats(ajv, ['date']);
+  ajv.addFormat('email', LENIENT_EMAIL);
+  ajv.addFormat('uri', LENIENT_URI);
   const definition: unknown = formats.get('date-time');
   const base = isObject(definition) && typeof definition.validate === 'function' ? (definition.validate as (text: string) => boolean) : undefined;
   if (base === undefined) throw new Error('ajv-formats has no date-time validator');
