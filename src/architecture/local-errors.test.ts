@@ -9,6 +9,8 @@ import { ConnectError } from '../cli/connect-error.js';
 import { McpHttpError } from '../cli/mcp-host/http-mcp-client.js';
 import { OperatorApiError, UnexpectedAnswerError } from '../cli/operator-client.js';
 import { ConfigError } from '../config/config-error.js';
+import { RunStoreError } from '../composite/run-store.js';
+import { TemplateError } from '../composite/template/ast.js';
 import { QuestionStoreError } from '../store/store-error.js';
 import { RegistrationError } from '../transport/oauth/client-registration.js';
 import { DiscoveryError } from '../transport/oauth/discovery.js';
@@ -28,6 +30,8 @@ const CASES: [error: Error, code: string, name: string, message: string][] = [
   [new ConnectError('cannot reach http://h/mcp: ECONNREFUSED'), 'gateway-unreachable', 'ConnectError', 'cannot reach http://h/mcp: ECONNREFUSED'],
   [new OperatorApiError(409, 'settled', { code: 'ALREADY_SETTLED' }), 'operator-api-refused', 'OperatorApiError', 'settled'],
   [new UnexpectedAnswerError('not a question list'), 'operator-api-unexpected', 'UnexpectedAnswerError', 'not a question list'],
+  [new TemplateError('unknown reference steps.x'), 'template-invalid', 'TemplateError', 'unknown reference steps.x'],
+  [new RunStoreError('unknown-run', 'no run r-1', { runId: 'r-1' }), 'unknown-run', 'RunStoreError', 'no run r-1'],
   [new QuestionStoreError('duplicate', 'question q-1 exists', { questionId: 'q-1' }), 'duplicate', 'QuestionStoreError', 'question q-1 exists'],
   [new RegistrationError('no registration endpoint', { cause }), 'oauth-registration', 'RegistrationError', 'no registration endpoint'],
   [new DiscoveryError('no metadata', { cause }), 'oauth-discovery', 'DiscoveryError', 'no metadata'],

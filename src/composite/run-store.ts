@@ -3,6 +3,7 @@
  * type, and a recorder that turns the composer's change notifications into ordered, durable writes.
  */
 
+import { LocalError } from '../core/errors/local.js';
 import type { RunRecord, RunState, StepRecord } from './run-record.js';
 
 /** States a run ends in; a run in one of them is never written again by the recorder. */
@@ -55,7 +56,7 @@ export interface RunStore {
 
 export type RunStoreErrorCode = 'invalid-record' | 'corrupt-record' | 'invalid-filter' | 'duplicate' | 'unknown-run' | 'closed';
 
-export class RunStoreError extends Error {
+export class RunStoreError extends LocalError {
   readonly code: RunStoreErrorCode;
   /** The run concerned, when there is one. */
   readonly runId: string | undefined;

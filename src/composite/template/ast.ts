@@ -1,5 +1,7 @@
 /** @module The composite template language's vocabulary: the parsed form of `{{ … }}`, the scope it reads, its error and its limits. */
 
+import { LocalError } from '../../core/errors/local.js';
+
 /** The roots a path may start at. */
 export const TEMPLATE_ROOTS = ['input', 'steps', 'item', 'index'] as const;
 export type TemplateRoot = (typeof TEMPLATE_ROOTS)[number];
@@ -32,8 +34,9 @@ export interface Expression {
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'expression'; expression: Expression; source: string };
 
 /** A template that cannot be parsed or rendered; the message says which and why. */
-export class TemplateError extends Error {
+export class TemplateError extends LocalError {
   override name = 'TemplateError';
+  readonly code = 'template-invalid';
 }
 
 /** Longest single `{{ … }}` expression, and deepest value rendered: bounds on hostile input. */
