@@ -162,10 +162,7 @@ export class GatewayHostSession implements HostSession {
           return isClosed();
         },
         profile: () => this.#init,
-        toolOf: (upstream, callId) => {
-          const call = env.calls.find(upstream, callId);
-          return call?.host === this ? call.tool : undefined;
-        },
+        toolOf: (upstream, callId) => env.calls.find(upstream, callId, this)?.tool,
       },
       session: this,
       channel,
@@ -619,7 +616,7 @@ export class GatewayHostSession implements HostSession {
       onProgress:
         hostToken === undefined
           ? undefined
-          : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
+          : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), call.streamId),
       onId: (upstreamId) => this.#env.calls.bind(call, session, upstreamId),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
       // The task is known before the upstream's first status notification of it is handled.

@@ -47,6 +47,8 @@ test('the same request id of two host sessions names two calls', () => {
   assert.equal(calls.get(bob, 1), b);
   assert.deepEqual(calls.onUpstream(desk), [a, b]);
   assert.deepEqual(calls.ofHost(bob), [b]);
+  assert.equal(calls.find(desk, 2, bob), b);
+  assert.equal(calls.find(desk, 2, alice), undefined, 'a host finds only its own calls');
 });
 
 test('a retry binds the new upstream id: the old one no longer finds the call, which counts as the newest request', () => {

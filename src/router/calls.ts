@@ -130,9 +130,10 @@ export class CallRegistry<H extends CallHost, U extends object> {
     return this.#byHost.get(host.id)?.get(keyOf(requestId));
   }
 
-  /** The call bound to `upstreamId` on `upstream`. */
-  find(upstream: object, upstreamId: unknown): Call<H, U> | undefined {
-    return typeof upstreamId === 'number' ? this.#byUpstream.get(upstream as U)?.get(upstreamId) : undefined;
+  /** The call bound to `upstreamId` on `upstream` (with `host`: only a call of that host session). */
+  find(upstream: object, upstreamId: unknown, host?: CallHost): Call<H, U> | undefined {
+    const call = typeof upstreamId === 'number' ? this.#byUpstream.get(upstream as U)?.get(upstreamId) : undefined;
+    return host === undefined || call?.host.id === host.id ? call : undefined;
   }
 
   /** The calls in flight on an upstream session, oldest request first. */
