@@ -76,7 +76,14 @@ test('several calls of a shared upstream and no hint: nobody', () => {
   send(alice, 'a1', shared, 1);
   send(bob, 'b1', shared, 2);
   assert.equal(attribution.question(shared, { meta: {}, relatedCallId: undefined }, none), undefined);
-  assert.equal(attribution.question(shared, onStreamOf(99), none), undefined, 'an id no call holds is no hint');
+  assert.equal(attribution.question(shared, onStreamOf(99), none), undefined, 'a request of the gateway\'s own is no host\'s');
+});
+
+test('on the stream of a request of the gateway\'s own, a per-session upstream\'s question is its owner\'s, outside any call, and pauses that request', () => {
+  const { attribution, own, twoOwnCalls } = setup();
+  twoOwnCalls();
+  assert.deepEqual(seen(attribution.question(own, onStreamOf(99), none)), { host: 'alice', call: undefined, pause: [99] });
+  assert.equal(seen(attribution.question(own, AMBIGUOUS, none))?.call, 'a1', 'and it starts no burst');
 });
 
 test('a call of a closed host, and a closed owner, take nothing', () => {
@@ -149,5 +156,5 @@ test('a call that ended is no longer a candidate, and the burst falls back to th
   attribution.question(own, onStreamOf(1), none);
   calls.end(first, 'finished');
   clock.advance(1);
-  assert.deepEqual(seen(attribution.question(own, onStreamOf(1), none)), { host: 'alice', call: 'a2', pause: [2, 3] });
+  assert.deepEqual(seen(attribution.question(own, AMBIGUOUS, none)), { host: 'alice', call: 'a2', pause: [2, 3] });
 });

@@ -55,8 +55,8 @@ export class CallAttribution<H extends CallHost, U extends object> {
   }
 
   /**
-   * Certain when the transport saw it on that call's response stream, when its progress token names the call, or
-   * when only one call is in flight. Otherwise, for a per-session upstream (whose every call is its owner's), the
+   * Certain when the transport saw it on that call's response stream (on the stream of a request of the gateway's
+   * own, it is no call's), when its progress token names the call, or when only one call is in flight. Otherwise, for a per-session upstream (whose every call is its owner's), the
    * burst rule or the oldest call without an open question is taken, and every call in flight is paused while the
    * host answers. A shared upstream's ambiguous message has no host.
    */
@@ -65,8 +65,12 @@ export class CallAttribution<H extends CallHost, U extends object> {
     const token = isObject(sent.meta) ? sent.meta.progressToken : undefined;
     let call = sent.relatedCallId === undefined ? undefined : this.#calls.find(upstream, sent.relatedCallId);
     if (!call && token !== undefined) call = this.#calls.find(upstream, token);
-    if (!call && calls.length === 1) call = calls[0];
     const owner = this.#calls.ownerOf(upstream);
+    if (!call && sent.relatedCallId !== undefined) {
+      // It came on the stream of a request of the gateway's own (a list, logging/setLevel): no host call's, its owner's if any.
+      return owner && !owner.closed ? { host: owner, call: undefined, pause: [sent.relatedCallId] } : undefined;
+    }
+    if (!call && calls.length === 1) call = calls[0];
     if (call) {
       const host = owner ?? call.host;
       return host.closed ? undefined : { host, call, pause: idsOf([call]) };
