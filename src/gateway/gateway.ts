@@ -38,11 +38,16 @@ import { connectUpstream } from './upstream-connect.js';
 import { isUpstreamsOwnFailure } from './upstream-fault.js';
 import { UpstreamLink } from './upstream-link.js';
 import { fetchAll } from './catalog.js';
-import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
+import type { InitializeParams, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { Clock } from '../core/clock.js';
+import { CountingIds, systemClock } from '../core/clock.js';
+import type { Attributed } from '../router/attribution.js';
+import { CallAttribution } from '../router/attribution.js';
+import { CallRegistry } from '../router/calls.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -65,10 +70,9 @@ export interface GatewayOptions {
   runs?: RunRecorder;
   /** Most stand-in sessions for 2026-07-28 hosts at once (default: the config's `http.maxStandIns`). */
   maxStandIns?: number;
+  /** What time it is (default: the system's): backoff and the burst rule of attribution read it. */
+  clock?: Clock;
 }
-
-/** Questions of one upstream session this close together are taken as one burst from one call. */
-const BURST_MS = 100;
 
 const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
 const CACHE_KEYS: Record<string, string[]> = {
@@ -89,15 +93,16 @@ class Gateway implements GatewayHandle {
   #status = new Map<string, UpstreamStatus>();
   #shared = new Map<string, UpstreamLink>();
   #sessions = new Map<string, GatewayHostSession>();
-  /** Which host session owns a per-session upstream session. */
-  #owners = new WeakMap<UpstreamSession, GatewayHostSession>();
+  /** Every host call in flight, and which host owns each per-session upstream session. */
+  #calls: CallRegistry<GatewayHostSession, UpstreamSession>;
+  #attribution: CallAttribution<GatewayHostSession, UpstreamSession>;
+  /** Numbers the upstream sessions this gateway opens (their keys). */
+  #ids = new CountingIds();
   /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   #retryTimers = new Set<NodeJS.Timeout>();
   /** Each upstream's tool names as its last probe listed them (composites are checked against them). */
   #toolNames = new Map<string, string[]>();
-  /** The call each upstream session's latest question went to, and when (for questions sent in a burst). */
-  #lastAsked = new WeakMap<UpstreamSession, { callId: number; at: number }>();
   #closed = false;
   #questions: { broker: QuestionBroker; policy: QuestionPolicy };
   /** Whether the broker is the gateway's own (then the gateway closes it). */
@@ -112,6 +117,9 @@ class Gateway implements GatewayHandle {
     this.#config = config;
     this.#options = options;
     this.#logger = options.logger;
+    const clock = options.clock ?? systemClock;
+    this.#calls = new CallRegistry(clock);
+    this.#attribution = new CallAttribution(this.#calls, clock);
     this.#ownBroker = options.questions === undefined;
     this.#questions = {
       broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
@@ -120,7 +128,7 @@ class Gateway implements GatewayHandle {
     this.#compositeDefinitions = config.composites;
     this.#composites = config.composites.length > 0 ? new CompositeTools(config.composites, { logger: options.logger, ...(options.runs ? { recorder: options.runs } : {}) }) : undefined;
     for (const spec of config.upstreams) {
-      const status = new UpstreamStatus(spec, config.retry);
+      const status = new UpstreamStatus(spec, config.retry, clock);
       this.#status.set(spec.name, status);
       if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
     }
@@ -174,6 +182,7 @@ class Gateway implements GatewayHandle {
       logger: this.#logger,
       naming: this.#config.naming,
       links: (host) => this.#linksFor(host),
+      calls: this.#calls,
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
       ...(modern ? { modern } : {}),
@@ -241,7 +250,7 @@ class Gateway implements GatewayHandle {
   async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
     const init = host.initParamsFor(spec.name);
     if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
-    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), { adopt: (created) => this.#owners.set(created, host), hostInit: true });
+    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), { adopt: (created) => this.#calls.adopt(created, host), hostInit: true });
     // A 2026-07-28 upstream gets the level in each request's envelope instead.
     if (session.era === 'legacy' && host.logLevel && isObject(session.serverCapabilities.logging)) {
       await session.request('logging/setLevel', { level: host.logLevel }).catch(() => undefined);
@@ -283,6 +292,7 @@ class Gateway implements GatewayHandle {
         remembered: status.era,
         init,
         envelope,
+        ids: this.#ids,
         ...(adopt ? { adopt } : {}),
       });
     } catch (error) {
@@ -375,56 +385,24 @@ class Gateway implements GatewayHandle {
 
   /** Host sessions an upstream session serves: its owner, or every host for a shared one. */
   #hostsOf(upstream: UpstreamSession): GatewayHostSession[] {
-    const owner = this.#owners.get(upstream);
+    const owner = this.#calls.ownerOf(upstream);
     if (owner) return owner.closed ? [] : [owner];
     return [...this.#sessions.values()];
   }
 
-  /**
-   * Finds the host call a question (or log line) belongs to. Certain when the transport saw it on that
-   * call's response stream, when its progress token names the call, or when only one call is in flight.
-   * Otherwise, for a per-session upstream (whose every call is this host's), the oldest call without an
-   * open question is taken, and every call in flight is paused while the host answers. A shared upstream's
-   * ambiguous question has no host.
-   */
-  #attribute(upstream: UpstreamSession, meta: unknown, relatedCallId: number | undefined): Attribution | undefined {
-    const calls = upstream.pendingCalls();
-    const token = isObject(meta) ? meta.progressToken : undefined;
-    let call = relatedCallId === undefined ? undefined : upstream.pendingCall(relatedCallId);
-    if (!call && token !== undefined) call = calls.find((c) => c.id === token);
-    if (!call && calls.length === 1) call = calls[0];
-    const owner = this.#owners.get(upstream);
-    if (call) {
-      const host = owner ?? (call.context ? this.#sessions.get(call.context.hostSessionId) : undefined);
-      return host && !host.closed ? { host, call, pause: [call.id] } : undefined;
-    }
-    if (!owner || owner.closed) return undefined;
-    const asking = owner.callsWithOpenQuestions(upstream);
-    // Questions an upstream sends together belong together: within a burst, the call the previous one went to,
-    // unless a call that has asked nothing started since (then the question is more likely that call's first).
-    const last = this.#lastAsked.get(upstream);
-    let burst: PendingCall | undefined;
-    if (last !== undefined && Date.now() - last.at < BURST_MS) {
-      burst = calls.find((c) => !asking.has(c.id) && c.startedAt >= last.at) ?? calls.find((c) => c.id === last.callId);
-    }
-    const guess = burst ?? calls.find((c) => !asking.has(c.id)) ?? calls[0];
-    return { host: owner, call: guess, pause: calls.map((c) => c.id) };
-  }
-
   #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
-    const target = this.#attribute(upstream, request.params?._meta, relatedCallId);
-    if (target?.call) this.#lastAsked.set(upstream, { callId: target.call.id, at: Date.now() });
+    const target = this.#attribution.question(upstream, { meta: request.params?._meta, relatedCallId }, (host) => host.callsWithOpenQuestions(upstream));
     if (!target && request.method === 'ping') {
       upstream.respond(request.id, {}); // a ping no host call explains is the gateway's to answer
       return;
     }
     if (!target) {
       const why = `cannot tell which host session ${request.method} from upstream '${upstream.spec.name}' belongs to`;
-      this.#logger.log('warn', why, { inFlight: upstream.pendingCalls().length });
+      this.#logger.log('warn', why, { inFlight: this.#calls.onUpstream(upstream).length });
       upstream.respondError(request.id, new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', `Not deliverable: ${why}`).toProtocolError());
       return;
     }
-    target.host.deliverQuestion(upstream, request, { callId: target.call?.id, relatedRequestId: target.call?.context?.hostRequestId, pause: target.pause });
+    target.host.deliverQuestion(upstream, request, { callId: target.call?.upstreamId, relatedRequestId: target.call?.streamId, pause: target.pause });
   }
 
   #onUpstreamNotification(upstream: UpstreamSession, message: JsonRpcNotification, relatedCallId: number | undefined): void {
@@ -463,25 +441,18 @@ class Gateway implements GatewayHandle {
         return;
       }
       case 'notifications/message': {
-        const target = this.#attribute(upstream, params._meta, relatedCallId);
-        if (target) target.host.forward(message, relatedId(target.call));
+        const target = this.#attribution.notification(upstream, { meta: params._meta, relatedCallId }, (host) => host.callsWithOpenQuestions(upstream));
+        if (target) target.host.forward(message, relatedId(target));
         else this.#logger.log('debug', `dropping a log line of shared upstream '${upstream.spec.name}' no host call explains`);
         return;
       }
       default: {
-        const owner = this.#owners.get(upstream);
+        const owner = this.#calls.ownerOf(upstream);
         if (owner) owner.forward(message);
         else this.#logger.log('debug', `dropping ${message.method} from shared upstream '${upstream.spec.name}'`);
       }
     }
   }
-}
-
-interface Attribution {
-  host: GatewayHostSession;
-  call: PendingCall | undefined;
-  /** Calls whose timeout stops while the host answers. */
-  pause: number[];
 }
 
 /** The list_changed notifications for the lists an upstream offering `capabilities` adds to the merged ones. */
@@ -490,8 +461,9 @@ function listChangesOf(capabilities: unknown): string[] {
   return (['tools', 'prompts', 'resources'] as const).filter((list) => isObject(capabilities[list])).map((list) => `notifications/${list}/list_changed`);
 }
 
-function relatedId(call: PendingCall | undefined): JsonRpcId | undefined {
-  return call?.context?.hostRequestId;
+/** The host request whose stream carries what belongs to an attributed call. */
+function relatedId(target: Attributed<GatewayHostSession, UpstreamSession>): JsonRpcId | undefined {
+  return target.call?.streamId;
 }
 
 export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {

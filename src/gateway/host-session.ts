@@ -51,6 +51,7 @@ import type { UrlElicitationRegistry } from './url-elicitations.js';
 import { requiredUrlElicitationIds } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
 import { downgradeResult } from '../translation/result-downgrade.js';
+import type { Call, CallEnd, CallRegistry } from '../router/calls.js';
 
 /** What a host session needs from the gateway that owns it. */
 export interface HostSessionEnv {
@@ -65,6 +66,8 @@ export interface HostSessionEnv {
   logger: Logger;
   /** Creates this session's links (per-session upstreams get their own; shared ones are reused). */
   links(session: GatewayHostSession): UpstreamLink[];
+  /** Every host call in flight (the gateway's one registry): this session's calls are opened and ended there. */
+  calls: CallRegistry<GatewayHostSession, UpstreamSession>;
   /** Called once the session is closed. */
   onClosed(session: GatewayHostSession): void;
   /** Where URL-mode elicitations relayed to hosts are recorded, so their completion finds its host. */
@@ -120,16 +123,6 @@ interface StepCall {
   signal: AbortSignal;
 }
 
-/** A forwarded host request still waiting for its upstream. */
-interface InFlight {
-  upstream: UpstreamSession;
-  upstreamId: number;
-  /** For tools/call: the tool as the host named it, and as its upstream does. */
-  tool?: { host: string; upstream: string };
-  /** Aborted when the host cancels the call (stops a 2026-07-28 upstream's input rounds). */
-  abort?: AbortController;
-}
-
 const LIST_KIND_OF: Record<string, ListKind> = {
   'tools/list': 'tools',
   'prompts/list': 'prompts',
@@ -148,9 +141,6 @@ export class GatewayHostSession implements HostSession {
   #catalog: Catalog | undefined;
   /** What upstreams ask this host: recorded, put to it or an operator, its answers relayed. */
   #relay: QuestionRelay;
-  #inFlight = new Map<string, InFlight>();
-  /** Composite calls running, by host request key: aborted when the host cancels the call. */
-  #composites = new Map<string, AbortController>();
   #subscriptions = new Set<string>();
   /** Input schemas of the merged tools as last listed (for Mcp-Param-* headers). */
   #toolSchemas = new Map<string, JsonObject>();
@@ -172,7 +162,7 @@ export class GatewayHostSession implements HostSession {
           return isClosed();
         },
         profile: () => this.#init,
-        toolOf: (upstream, callId) => [...this.#inFlight.values()].find((flight) => flight.upstream === upstream && flight.upstreamId === callId)?.tool,
+        toolOf: (upstream, callId) => env.calls.find(upstream, callId, this)?.tool,
       },
       session: this,
       channel,
@@ -304,11 +294,10 @@ export class GatewayHostSession implements HostSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of this.#composites.values()) controller.abort('the host session closed');
-    for (const [key, flight] of this.#inFlight) {
-      flight.abort?.abort();
-      flight.upstream.cancel(flight.upstreamId, 'the host session closed');
-      this.#inFlight.delete(key);
+    // Composites first: each stops its steps' calls (and their questions) before the rest are cancelled.
+    const calls = this.#env.calls.ofHost(this);
+    for (const call of [...calls.filter((c) => c.kind === 'composite'), ...calls.filter((c) => c.kind !== 'composite')]) {
+      this.#stopCall(call, 'session-closed', 'the host session closed');
     }
     this.#relay.closeAll('the host session closed');
     await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));
@@ -364,7 +353,7 @@ export class GatewayHostSession implements HostSession {
    * on the stream of the call that carried it while that call is still open, else outside any call.
    */
   elicitationComplete(message: JsonRpcNotification, relatedRequestId: JsonRpcId | undefined): void {
-    const open = relatedRequestId !== undefined && this.#inFlight.has(keyOf(relatedRequestId));
+    const open = relatedRequestId !== undefined && this.#env.calls.get(this, relatedRequestId)?.kind === 'forwarded';
     this.forward(message, open ? relatedRequestId : undefined);
   }
 
@@ -615,23 +604,20 @@ export class GatewayHostSession implements HostSession {
     // A tool call runs as a task only when this host takes tasks and the upstream runs them; else as a plain call.
     const asTask = request.method === 'tools/call' && 'task' in params && this.#takesTasks && session.era === 'legacy' && upstreamRunsToolTasks(session.serverCapabilities);
     if (request.method === 'tools/call' && !asTask) outParams = withoutTaskParam(outParams);
-    const key = keyOf(request.id);
     const tool = request.method === 'tools/call' && typeof request.params?.name === 'string' && typeof params.name === 'string'
       ? { host: request.params.name, upstream: params.name }
       : undefined;
-    const abort = new AbortController();
     const envelope = session.era === 'modern' ? this.envelopeFor(session.spec.name) : undefined;
     // A 2026-07-28 upstream over HTTP gets the arguments its tool marks x-mcp-header as Mcp-Param-* headers too.
     const overHttp = session.spec.kind === 'streamable-http';
     const paramHeaders = envelope && tool && overHttp ? paramHeadersFor(await this.toolInputSchema(tool.host), params.arguments) : undefined;
     const options = (timeoutMs?: number): CallOptions => ({
-      context: { hostSessionId: this.id, hostRequestId: streamId },
       wantsProgress: hostToken !== undefined,
       onProgress:
         hostToken === undefined
           ? undefined
-          : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), request.id),
-      onId: (upstreamId) => this.#inFlight.set(key, { upstream: session, upstreamId, abort, ...(tool ? { tool } : {}) }),
+          : (progress) => this.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), call.streamId),
+      onId: (upstreamId) => this.#env.calls.bind(call, session, upstreamId),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
       // The task is known before the upstream's first status notification of it is handled.
       ...(asTask ? { onResult: (result: JsonObject) => this.#tasks.createdToHost(session, result) } : {}),
@@ -639,8 +625,9 @@ export class GatewayHostSession implements HostSession {
       ...(paramHeaders && Object.keys(paramHeaders).length > 0 ? { headers: paramHeaders } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
+    const call = this.#env.calls.open({ host: this, requestId: request.id, streamId, ...(tool ? { tool } : {}) });
     const sentAt = performance.now();
-    const stop = () => this.#cancelFlight(key, 'the composite step was stopped');
+    const stop = () => this.#stopCall(call, 'step-stopped', 'the composite step was stopped');
     step?.signal.addEventListener('abort', stop, { once: true });
     try {
       const result = await session.request(request.method, outParams, options(step?.timeoutMs ?? requestTimeoutMs));
@@ -667,8 +654,8 @@ export class GatewayHostSession implements HostSession {
           first: result,
           spentMs: performance.now() - sentAt,
           options,
-          signal: abort.signal,
-          deliver: (question) => this.deliverQuestion(session, question, { callId: this.#inFlight.get(key)?.upstreamId, relatedRequestId: streamId, pause: [] }),
+          signal: call.abort.signal,
+          deliver: (question) => this.deliverQuestion(session, question, { callId: call.upstreamId, relatedRequestId: streamId, pause: [] }),
           logger: this.#env.logger,
           hostSessionId: this.id,
         })
@@ -677,7 +664,7 @@ export class GatewayHostSession implements HostSession {
       return withoutModernResultFields(complete);
     } finally {
       step?.signal.removeEventListener('abort', stop);
-      this.#inFlight.delete(key);
+      this.#env.calls.end(call, 'finished');
     }
   }
 
@@ -690,9 +677,7 @@ export class GatewayHostSession implements HostSession {
   /** A composite tool's call: the composer runs it; its steps' tool calls go out like the host's own, on its stream. */
   async #runComposite(request: JsonRpcRequest, name: string): Promise<JsonObject> {
     const composites = this.#env.composites as CompositeTools;
-    const key = keyOf(request.id);
-    const controller = new AbortController();
-    this.#composites.set(key, controller);
+    const call = this.#env.calls.open({ host: this, requestId: request.id, kind: 'composite' });
     const meta = request.params?._meta;
     const token = isObject(meta) ? meta.progressToken : undefined;
     let calls = 0;
@@ -707,7 +692,7 @@ export class GatewayHostSession implements HostSession {
     try {
       return await composites.run(name, request, {
         hostSessionId: this.id,
-        signal: controller.signal,
+        signal: call.abort.signal,
         desk: this,
         callTool: (upstream, tool, args, options) => stepCall(upstream, 'tools/call', { name: tool, arguments: args }, options),
         readResource: (upstream, uri, options) => stepCall(upstream, 'resources/read', { uri }, options),
@@ -716,18 +701,18 @@ export class GatewayHostSession implements HostSession {
           : { progress: (progress: number, total: number, message: string) => this.forward(notification('notifications/progress', { progressToken: token, progress, total, message }), request.id) }),
       });
     } finally {
-      this.#composites.delete(key);
+      this.#env.calls.end(call, 'finished');
     }
   }
 
-  /** Stops a forwarded call: the upstream is told, and the questions it asked are void. */
-  #cancelFlight(key: string, reason: string): void {
-    const flight = this.#inFlight.get(key);
-    if (!flight) return;
-    this.#inFlight.delete(key);
-    flight.abort?.abort();
-    flight.upstream.cancel(flight.upstreamId, reason);
-    this.#relay.settleCall(flight.upstream, flight.upstreamId);
+  /** Stops a call (the registry says what that takes): its upstream is told, and the questions it asked are void. */
+  #stopCall(call: Call<GatewayHostSession, UpstreamSession> | undefined, why: CallEnd, reason: string): void {
+    const ended = call === undefined ? undefined : this.#env.calls.end(call, why, reason);
+    const upstream = ended?.call.upstream;
+    const upstreamId = ended?.call.upstreamId;
+    if (!ended?.tellUpstream || upstream === undefined || upstreamId === undefined) return;
+    upstream.cancel(upstreamId, reason);
+    if (ended.settleQuestions) this.#relay.settleCall(upstream, upstreamId);
   }
 
   #onNotification(message: JsonRpcNotification): void {
@@ -737,10 +722,8 @@ export class GatewayHostSession implements HostSession {
         this.#initialized = true;
         return;
       case 'notifications/cancelled': {
-        const key = keyOf(params.requestId as JsonRpcId);
         const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the host';
-        this.#composites.get(key)?.abort(reason);
-        this.#cancelFlight(key, reason);
+        this.#stopCall(this.#env.calls.get(this, params.requestId as JsonRpcId), 'host-cancelled', reason);
         return;
       }
       case 'notifications/progress': {
@@ -774,10 +757,6 @@ export class GatewayHostSession implements HostSession {
     if (!this.#catalog) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized: send initialize first');
     return this.#catalog;
   }
-}
-
-function keyOf(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
 }
 
 /** Refuses (-32602) `arguments` of the wrong shape before the request is routed: the upstream would only answer with its own validation dump. */

@@ -21,7 +21,7 @@ export interface InputCall {
   first: JsonObject;
   /** Milliseconds the first request took. */
   spentMs: number;
-  /** The options of each request to the upstream (progress, context, envelope), with the time a retry may take. */
+  /** The options of each request to the upstream (progress, the call's upstream id, envelope), with the time a retry may take. */
   options: (timeoutMs?: number) => CallOptions;
   /** Aborted when the host cancels the call. */
   signal: AbortSignal;

@@ -5,6 +5,7 @@
  */
 
 import type { UpstreamSpec } from '../config/types.js';
+import type { IdSource } from '../core/clock.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import type { Era } from '../protocol/revisions.js';
 import type { Transport } from '../transport/transport.js';
@@ -29,6 +30,8 @@ export interface ConnectPlan {
   envelope: () => RequestEnvelope;
   /** Learns each session before it connects (so a question asked during initialize finds its host). */
   adopt?: (session: UpstreamSession) => void;
+  /** Numbers the sessions' keys (the gateway's own source; else each session counts alone). */
+  ids?: IdSource;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function connectUpstream(plan: ConnectPlan): Promise<UpstreamSessio
 }
 
 function create(plan: ConnectPlan): UpstreamSession {
-  const session = new UpstreamSession(plan.spec, plan.open(), plan.handlers, plan.logger, { envelope: plan.envelope });
+  const session = new UpstreamSession(plan.spec, plan.open(), plan.handlers, plan.logger, { envelope: plan.envelope, ...(plan.ids ? { ids: plan.ids } : {}) });
   plan.adopt?.(session);
   return session;
 }

@@ -1,9 +1,10 @@
-/** @module Tests of how an upstream session reports a transport that cannot deliver: auth problems keep their own codes. */
+/** @module Tests of how an upstream session reports a transport that cannot deliver (auth problems keep their own codes), and of its key. */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { httpUpstreamSpec } from '../config/testing/upstream-spec.js';
+import { CountingIds } from '../core/clock.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
@@ -51,4 +52,13 @@ test('a failed OAuth exchange is GW_ERR_UPSTREAM_AUTH_FAILED; any other transpor
   const other = await connectError(new Error('connect ECONNREFUSED'));
   assert.equal(other.code, 'GW_ERR_UPSTREAM_UNAVAILABLE');
   assert.match(other.message, /ECONNREFUSED/);
+});
+
+test('a session key is numbered by the IdSource it is given: the sessions of one source never share a key', () => {
+  const handlers = { onRequest() {}, onNotification() {}, onClose() {} };
+  const ids = new CountingIds();
+  const keys = [1, 2].map(() => new UpstreamSession(SPEC, failingTransport(new Error('x')), handlers, silentLogger, { ids }).key);
+  assert.deepEqual(keys, [`${SPEC.name}#1`, `${SPEC.name}#2`]);
+  // Without a source a session counts alone (no process-wide counter).
+  assert.equal(new UpstreamSession(SPEC, failingTransport(new Error('x')), handlers, silentLogger).key, `${SPEC.name}#1`);
 });

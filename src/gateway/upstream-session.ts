@@ -21,21 +21,16 @@ import { readResultType } from '../protocol/result-type.js';
 import type { Era } from '../protocol/revisions.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
 import type { UpstreamSpec } from '../config/types.js';
+import type { IdSource } from '../core/clock.js';
+import { CountingIds } from '../core/clock.js';
 import type { MessageInfo, Transport } from '../transport/transport.js';
 import { TransportError } from '../transport/transport.js';
 import { findUpstreamAuthError } from '../transport/upstream-auth-error.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 
-/** Who caused a forwarded call: used to attribute the upstream's questions to a host stream. */
-export interface CallContext {
-  hostSessionId: string;
-  hostRequestId: JsonRpcId;
-}
-
 export interface CallOptions {
   timeoutMs?: number;
-  context?: CallContext;
   /** Receives the upstream's progress notifications for this call (token already stripped). */
   onProgress?: (params: JsonObject) => void;
   /** Set when the host asked for progress: the upstream then gets a token of ours. */
@@ -55,14 +50,10 @@ export interface CallOptions {
   onResult?: (result: JsonObject) => void;
 }
 
-export interface PendingCall {
+/** A request we sent that is still waiting for its answer. */
+interface PendingEntry {
   readonly id: number;
   readonly method: string;
-  readonly context: CallContext | undefined;
-  readonly startedAt: number;
-}
-
-interface PendingEntry extends PendingCall {
   /** performance.now() when it was sent: the monotonic start of its duration. */
   sentAt: number;
   resolve(result: JsonObject): void;
@@ -114,16 +105,16 @@ export interface DiscoverInfo {
 export interface UpstreamSessionOptions {
   /** The envelope of a request to a 2026-07-28 upstream that names none of its own (lists, completions…). */
   envelope?: () => RequestEnvelope;
+  /** Numbers the session's key (`name#N`); without one, the session counts alone. */
+  ids?: IdSource;
 }
 
 /** How the gateway answered a question it made from an embedded input request: a result, or an error. */
 export type LocalAnswer = { result: JsonObject } | { error: JsonRpcErrorObject };
 
-let sessionCounter = 0;
-
 export class UpstreamSession {
   readonly spec: UpstreamSpec;
-  /** Unique within the process, for logs and maps. */
+  /** Unique among the sessions numbered by one IdSource (a gateway's), for logs and maps. */
   readonly key: string;
   protocolVersion: string | undefined;
   serverCapabilities: JsonObject = {};
@@ -152,7 +143,7 @@ export class UpstreamSession {
   constructor(spec: UpstreamSpec, transport: Transport, handlers: UpstreamHandlers, logger: Logger, options: UpstreamSessionOptions = {}) {
     this.spec = spec;
     this.#envelope = options.envelope;
-    this.key = `${spec.name}#${++sessionCounter}`;
+    this.key = `${spec.name}#${(options.ids ?? new CountingIds()).next('upstream-session')}`;
     this.#transport = transport;
     this.#handlers = handlers;
     this.#logger = logger;
@@ -255,8 +246,6 @@ export class UpstreamSession {
       const entry: PendingEntry = {
         id,
         method,
-        context: options.context,
-        startedAt: Date.now(),
         sentAt: performance.now(),
         resolve,
         reject,
@@ -329,16 +318,6 @@ export class UpstreamSession {
   #cancelUpstream(id: number, reason: string): void {
     if (this.era === 'modern' && this.#transport.abortRequest?.(id)) return;
     void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
-  }
-
-  /** A call still waiting for an answer, by our id. */
-  pendingCall(id: number): PendingCall | undefined {
-    return this.#pending.get(id);
-  }
-
-  /** Calls still waiting for an answer, oldest first. */
-  pendingCalls(): PendingCall[] {
-    return [...this.#pending.values()].filter((entry) => entry.method !== 'initialize' && entry.method !== 'subscriptions/listen');
   }
 
   /** Stops the timeout clock of a call while a host (or a person) is answering one of its questions. */

@@ -1,6 +1,8 @@
 /** @module Health of one upstream: last outcome, failure count, the backoff before the next try, and the era it speaks. */
 
 import type { UpstreamSpec } from '../config/types.js';
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
 import { redactUrlsIn } from '../protocol/redact-url.js';
 import type { Era } from '../protocol/revisions.js';
 import type { UpstreamReport } from './contracts.js';
@@ -14,9 +16,11 @@ export class UpstreamStatus {
   #retryAt = 0;
   #initialDelayMs: number;
   #maxDelayMs: number;
+  #clock: Clock;
 
-  constructor(spec: UpstreamSpec, retry: { initialDelayMs: number; maxDelayMs: number }) {
+  constructor(spec: UpstreamSpec, retry: { initialDelayMs: number; maxDelayMs: number }, clock: Clock = systemClock) {
     this.spec = spec;
+    this.#clock = clock;
     this.#initialDelayMs = retry.initialDelayMs;
     this.#maxDelayMs = retry.maxDelayMs;
     this.report = { name: spec.name, transport: spec.kind, state: 'pending' };
@@ -27,8 +31,8 @@ export class UpstreamStatus {
   }
 
   /** Milliseconds left before another connect attempt is allowed (0 = now). */
-  backoffRemaining(now = Date.now()): number {
-    return Math.max(0, this.#retryAt - now);
+  backoffRemaining(): number {
+    return Math.max(0, this.#retryAt - this.#clock.now());
   }
 
   succeeded(details: Omit<UpstreamReport, 'name' | 'transport' | 'state'>): void {
@@ -44,10 +48,10 @@ export class UpstreamStatus {
   }
 
   /** Records a failed attempt (its reason with any URL redacted: it is served and logged); returns the delay before the next one. */
-  failed(error: string, now = Date.now()): number {
+  failed(error: string): number {
     this.#failures += 1;
     const delay = Math.min(this.#maxDelayMs, this.#initialDelayMs * 2 ** (this.#failures - 1));
-    this.#retryAt = now + delay;
+    this.#retryAt = this.#clock.now() + delay;
     this.report = {
       ...this.report,
       state: 'down',
