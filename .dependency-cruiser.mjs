@@ -79,6 +79,10 @@ export const LAYERS = [
     rooms: [{ name: 'store rows', globs: ['src/store/*'], holds: 'what both stores share: rows, filters, the store contract suites' }],
   },
   {
+    layer: 'router',
+    rooms: [{ name: 'router', globs: ['src/router/*'], holds: 'the era-neutral hub, so far: the call registry (one owner per host call) and attribution of upstream questions to calls' }],
+  },
+  {
     layer: 'broker',
     rooms: [
       {
@@ -151,7 +155,7 @@ export const LAYERS = [
   },
   {
     layer: 'core',
-    rooms: [{ name: 'core', globs: ['src/core/**'], holds: 'the shared kernel: error families (local errors so far)', pure: true }],
+    rooms: [{ name: 'core', globs: ['src/core/**'], holds: 'the shared kernel: the local error family, the clock and id ports', pure: true }],
   },
   {
     layer: 'test kit',
