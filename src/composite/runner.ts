@@ -3,6 +3,7 @@
  * time limit and the host's cancel, recording every change, and gives the host's tools/call result.
  */
 
+import { systemClock } from '../core/clock.js';
 import { randomUUID } from 'node:crypto';
 
 import { putKey } from '../protocol/json-clone.js';
@@ -36,7 +37,7 @@ interface Stop {
  * aborted through their signal and recorded `aborted`; steps never started are recorded `skipped`, with why.
  */
 export async function runComposite(definition: CompositeDefinition, context: RunContext): Promise<RunOutcome> {
-  const now = context.now ?? (() => new Date());
+  const now = context.now ?? (() => systemClock.date());
   const name = definition.name;
   const record: RunRecord = {
     id: (context.newId ?? randomUUID)(),

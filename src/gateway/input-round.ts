@@ -9,8 +9,6 @@ import type { JsonObject, JsonRpcErrorObject, JsonRpcRequest } from '../protocol
 import type { RoundOutcome } from './input-loop.js';
 import type { UpstreamSession } from './upstream-session.js';
 
-let questionCounter = 0;
-
 export interface RoundPorts {
   /** The upstream session whose call asked (answers are routed back through it, never over the wire). */
   session: UpstreamSession;
@@ -37,7 +35,7 @@ const LABEL: Record<InputRequestMethod, string> = {
  * could take) has no 2026-07-28 form, so it fails the round, once the round's other questions are settled.
  */
 export function askRound(requests: Record<string, InputRequest>, ports: RoundPorts): AskedRound {
-  const entries = Object.entries(requests).map(([key, input]) => ({ key, input, id: `sb-in-${++questionCounter}` }));
+  const entries = Object.entries(requests).map(([key, input]) => ({ key, input, id: ports.session.newLocalQuestionId() }));
   const answers: Record<string, JsonObject> = {};
   const failures: { key: string; method: InputRequestMethod; error: JsonRpcErrorObject }[] = [];
   const waiting = new Set(entries.map((entry) => entry.id));

@@ -139,6 +139,7 @@ export class UpstreamSession {
   #envelope: (() => RequestEnvelope) | undefined;
   /** Questions the gateway made from this upstream's embedded input requests: their answers come back here, not over the wire. */
   #localAnswers = new Map<JsonRpcId, (answer: LocalAnswer) => void>();
+  #localCount = 0;
 
   constructor(spec: UpstreamSpec, transport: Transport, handlers: UpstreamHandlers, logger: Logger, options: UpstreamSessionOptions = {}) {
     this.spec = spec;
@@ -221,6 +222,12 @@ export class UpstreamSession {
    */
   answerLocally(id: string, handler: (answer: LocalAnswer) => void): void {
     this.#localAnswers.set(id, handler);
+  }
+
+  /** A fresh id for such a question (`sb-in-N`, counted per upstream session: its answers come back to this session only). */
+  newLocalQuestionId(): string {
+    this.#localCount += 1;
+    return `sb-in-${this.#localCount}`;
   }
 
   /** Whether `id` names such a question that is still unanswered. */

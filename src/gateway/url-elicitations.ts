@@ -10,6 +10,7 @@
  * others, and in total). Expiry is checked lazily, without timers.
  */
 
+import { systemClock } from '../core/clock.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId } from '../protocol/jsonrpc.js';
@@ -45,7 +46,7 @@ export class UrlElicitationRegistry<H extends object> {
   readonly #entries = new Map<string, Entry<H>>();
   readonly #byHost = new Map<H, Set<string>>();
 
-  constructor(limits: UrlElicitationLimits = URL_ELICITATION_LIMITS, now: () => number = Date.now) {
+  constructor(limits: UrlElicitationLimits = URL_ELICITATION_LIMITS, now: () => number = systemClock.now) {
     this.#limits = limits;
     this.#now = now;
   }

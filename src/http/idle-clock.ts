@@ -1,5 +1,8 @@
 /** @module The idle clock of one host session on the HTTP edge: it closes the session after the idle timeout without use, never while the session is busy. */
 
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
+
 export interface IdleClockOptions {
   /** Closes after this long without use; 0 disables. */
   timeoutMs: number;
@@ -9,21 +12,26 @@ export interface IdleClockOptions {
   onIdle(): void;
   /** Called on every use (the session count keeps the least recently used first). */
   onUse?(): void;
+  /** What time it is (default the system's). */
+  clock?: Clock;
 }
 
 export class IdleClock {
   readonly #options: IdleClockOptions;
-  #lastUsed = Date.now();
+  readonly #clock: Clock;
+  #lastUsed: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
   constructor(options: IdleClockOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#lastUsed = this.#clock.now();
   }
 
   /** The session was used (a request came, a message went out): the idle time starts again. */
   touch(): void {
-    this.#lastUsed = Date.now();
+    this.#lastUsed = this.#clock.now();
     this.#options.onUse?.();
     if (this.#timer === undefined) this.#arm(this.#options.timeoutMs);
   }
@@ -45,10 +53,10 @@ export class IdleClock {
     this.#timer = undefined;
     if (this.#options.busy()) {
       // Busy counts as use: the idle time starts when the session stops being busy (within one timeout).
-      this.#lastUsed = Date.now();
+      this.#lastUsed = this.#clock.now();
       return this.#arm(this.#options.timeoutMs);
     }
-    const left = this.#lastUsed + this.#options.timeoutMs - Date.now();
+    const left = this.#lastUsed + this.#options.timeoutMs - this.#clock.now();
     if (left > 0) return this.#arm(left);
     this.stop();
     this.#options.onIdle();

@@ -1,5 +1,6 @@
 /** @module The Logger on pino: a level threshold, child loggers, and a readable text or a JSON line per entry, written synchronously. */
 
+import { systemClock } from '../core/clock.js';
 import { pino } from 'pino';
 import type { Logger as PinoLogger } from 'pino';
 
@@ -24,7 +25,7 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const sink = options.sink ?? process.stderr;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? (() => systemClock.date());
   const root = pino(
     {
       level: options.level ?? DEFAULT_LOG_LEVEL,

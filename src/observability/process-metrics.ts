@@ -1,5 +1,7 @@
 /** @module The cheap process metrics: resident memory, start time and event-loop lag, all read at scrape time. */
 
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
 import type { MetricsRegistry } from './metrics.js';
 
 /**
@@ -7,8 +9,8 @@ import type { MetricsRegistry } from './metrics.js';
  * The lag is measured without a timer of its own: each scrape schedules a setImmediate and the time until
  * it runs is the lag shown by the next scrape (0 until then).
  */
-export function registerProcessMetrics(registry: MetricsRegistry): void {
-  const startTimeSeconds = Date.now() / 1000 - process.uptime();
+export function registerProcessMetrics(registry: MetricsRegistry, clock: Clock = systemClock): void {
+  const startTimeSeconds = clock.now() / 1000 - process.uptime();
   let lagSeconds = 0;
   let measuring = false;
 

@@ -1,5 +1,6 @@
 /** @module `switchboard questions list|show|answer|decline`: the question broker's operator API from the terminal. */
 
+import { systemClock } from '../../core/clock.js';
 import { OPEN_STATES } from '../../broker/question.js';
 import type { AnswerRequest, QuestionView } from '../../http/operator/api-schemas.js';
 import { parseCommandLine } from '../args.js';
@@ -96,7 +97,7 @@ function list(prefix: string, argv: string[], io: CliIo): Prepared {
     async run(client) {
       const questions = await client.list(filter);
       if (values.json) json(io, questions);
-      else io.stdout.write(formatQuestionTable(questions, new Date()));
+      else io.stdout.write(formatQuestionTable(questions, systemClock.date()));
     },
   };
 }
@@ -106,7 +107,7 @@ function show(prefix: string, argv: string[], io: CliIo): Prepared {
   return aboutQuestion(prefix, values, positionals, (id) => async (client) => {
     const detail = await client.get(id);
     if (values.json) json(io, detail);
-    else io.stdout.write(formatQuestionDetail(detail, new Date()));
+    else io.stdout.write(formatQuestionDetail(detail, systemClock.date()));
   });
 }
 

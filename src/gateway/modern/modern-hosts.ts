@@ -3,6 +3,7 @@
  * retries that continue a parked call (pair 4) or carry a wrapped upstream state (pair 2), and listen streams.
  */
 
+import { CountingIds, systemClock } from '../../core/clock.js';
 import { MAX_HANDLE_TTL_MS, openHandle, sealHandle } from '../../bridge/request-state.js';
 import { redeemHandle } from '../../bridge/redeem-handle.js';
 import { requestStateError } from '../../bridge/handle-errors.js';
@@ -92,6 +93,8 @@ export class ModernHosts {
   /** The slot each open stand-in holds in the session count. */
   #slots = new WeakMap<StandIn, SessionSlot>();
   #closed = false;
+  /** Numbers the stand-ins' own requests (`m-N`). */
+  #ids = new CountingIds();
 
   constructor(options: ModernHostsOptions) {
     this.#options = options;
@@ -162,7 +165,7 @@ export class ModernHosts {
   /** A first request: handed to the stand-in session under an id of its own. */
   async #start(standIn: StandIn, method: string, params: JsonObject, exchange: Exchange): Promise<ModernCall> {
     const target = mayRequireInput(method) ? await standIn.session.upstreamOf(method, params) : undefined;
-    const internalId = internalRequestId();
+    const internalId = internalRequestId(this.#ids);
     const deadlineMs = target === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(target.upstream, target.tool));
     const call = new ModernCall({ internalId, method, upstream: target?.upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
     standIn.calls.set(internalId, call);
@@ -379,6 +382,8 @@ export class ModernHosts {
       transport: context.transport,
       open: (channel) => this.#options.openSession(channel, hooks),
       onBroadcast: (from, message) => this.#broadcast(from, message),
+      now: () => this.#now(),
+      ids: this.#ids,
       onClosed: (closed) => {
         slot.release();
         if (this.#standIns.get(closed.key) === closed) this.#standIns.delete(closed.key);
@@ -393,7 +398,7 @@ export class ModernHosts {
 
   /** A stand-in was used: its idle time starts again, and it becomes the most recently used session. */
   #used(standIn: StandIn): void {
-    standIn.lastUsed = Date.now();
+    standIn.lastUsed = this.#now();
     this.#slots.get(standIn)?.touch();
   }
 
@@ -405,7 +410,7 @@ export class ModernHosts {
   }
 
   #sweep(): void {
-    const now = Date.now();
+    const now = this.#now();
     for (const standIn of this.#standIns.values()) {
       if (standIn.idle && now - standIn.lastUsed >= this.#options.idleTimeoutMs) this.#closeStandIn(standIn);
     }
@@ -416,7 +421,7 @@ export class ModernHosts {
   }
 
   #now(): number {
-    return (this.#options.now ?? Date.now)();
+    return (this.#options.now ?? systemClock.now)();
   }
 }
 

@@ -3,6 +3,7 @@
  * their requests, so upstream sessions are pooled per (upstream, principal, capabilities) (design 009).
  */
 
+import type { IdSource } from '../../core/clock.js';
 import { createHash } from 'node:crypto';
 
 import { canonicalJson } from '../../protocol/canonical-json.js';
@@ -32,14 +33,15 @@ export interface StandInOptions {
   onBroadcast(standIn: StandIn, message: JsonRpcNotification): void;
   /** The gateway closed the session under the stand-in. */
   onClosed(standIn: StandIn): void;
+  /** What time it is (idle times). */
+  now(): number;
+  /** Numbers the stand-in's own requests (shared by the stand-ins of one gateway). */
+  ids: IdSource;
 }
 
-let internalCounter = 0;
-
-/** A fresh id for a request the stand-in session gets (never a host's own id: hosts may reuse theirs). */
-export function internalRequestId(): string {
-  internalCounter += 1;
-  return `m-${internalCounter}`;
+/** A fresh id for a request the stand-in session gets (never a host's own id: hosts may reuse theirs), counted by `ids`. */
+export function internalRequestId(ids: IdSource): string {
+  return `m-${ids.next('stand-in-request')}`;
 }
 
 export class StandIn {
@@ -50,7 +52,7 @@ export class StandIn {
   readonly calls = new Map<string, ModernCall>();
   /** Listen streams fed by this stand-in's upstream sessions. */
   listeners = 0;
-  lastUsed = Date.now();
+  lastUsed: number;
   #internal = new Map<string, (response: JsonRpcResponse) => void>();
   #options: StandInOptions;
 
@@ -58,6 +60,7 @@ export class StandIn {
     this.key = options.key;
     this.principal = options.principal;
     this.#options = options;
+    this.lastUsed = options.now();
     const channel: HostChannel = {
       send: (message, related) => this.#route(message, related),
       // A modern host has no stream outside its requests: what no call explains goes to an operator, or is refused.
@@ -83,7 +86,7 @@ export class StandIn {
 
   /** A request of the gateway's own on this session (subscribing for a listen stream, warming the catalog). */
   request(method: string, params: JsonObject): Promise<JsonRpcResponse> {
-    const id = internalRequestId();
+    const id = internalRequestId(this.#options.ids);
     return new Promise((resolve) => {
       this.#internal.set(id, resolve);
       this.session.receive({ jsonrpc: '2.0', id, method, params });

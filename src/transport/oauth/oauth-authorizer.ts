@@ -5,6 +5,7 @@
  * every session to that upstream (docs/design/004-upstream-oauth.md).
  */
 
+import { systemClock } from '../../core/clock.js';
 import { randomBytes } from 'node:crypto';
 
 import type { FetchLike, OAuthTokens } from '@modelcontextprotocol/client';
@@ -88,7 +89,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     this.#settings = settings;
     this.#label = options.label;
     this.#logger = options.logger;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? systemClock.now;
     const base = options.fetch ?? fetch;
     const timeoutMs = options.timeoutMs ?? 15_000;
     this.#fetch = (url, init) => base(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });

@@ -4,6 +4,8 @@
  * acted on, and only a process with the recorded pid and start time is signalled.
  */
 
+import type { Clock } from '../../core/clock.js';
+import { systemClock } from '../../core/clock.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,6 +25,8 @@ export interface StoppedOrphan extends UpstreamProcess {
 
 export interface ReapOptions {
   graceMs?: number;
+  /** What time it is (default the system's). */
+  clock?: Clock;
   /** A record file that could not be read or removed (it is left as it is). */
   onBadRecord?: (file: string, error: unknown) => void;
 }
@@ -72,9 +76,10 @@ export async function reapOrphanedUpstreams(dataFolder: string, options: ReapOpt
     }
   }
   for (const { process: orphan } of orphans) signal(orphan.pid, 'SIGTERM');
-  const deadline = Date.now() + (options.graceMs ?? DEFAULT_GRACE_MS);
+  const clock = options.clock ?? systemClock;
+  const deadline = clock.now() + (options.graceMs ?? DEFAULT_GRACE_MS);
   const running = () => orphans.filter(({ process: orphan }) => isStillRunning(orphan.pid, orphan.startTime));
-  while (running().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  while (running().length > 0 && clock.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   const stubborn = new Set(running().map(({ process: orphan }) => orphan.pid));
   for (const pid of stubborn) signal(pid, 'SIGKILL');
   for (const file of deadRecords) {
