@@ -5,7 +5,6 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import { QuestionBroker } from '../broker/broker.js';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
 import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { gatewayTaskCapabilities } from '../protocol/tasks.js';
@@ -42,6 +41,7 @@ import type { InitializeParams, PendingCall, UpstreamHandlers, UpstreamSession }
 import { UpstreamStatus } from './upstream-status.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { QuestionDesk } from '../questions/desk.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 
 export interface GatewayOptions {
@@ -49,10 +49,10 @@ export interface GatewayOptions {
   /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
   openTransport: (spec: UpstreamSpec, purpose?: TransportPurpose) => Transport;
   /**
-   * The question broker and the route policy. Without them the gateway keeps questions in memory and
+   * The question desk and the route policy. Without them the gateway keeps questions in memory and
    * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
    */
-  questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
+  questions?: { broker: QuestionDesk; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
   metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
   /**
@@ -99,8 +99,8 @@ class Gateway implements GatewayHandle {
   /** The call each upstream session's latest question went to, and when (for questions sent in a burst). */
   #lastAsked = new WeakMap<UpstreamSession, { callId: number; at: number }>();
   #closed = false;
-  #questions: { broker: QuestionBroker; policy: QuestionPolicy };
-  /** Whether the broker is the gateway's own (then the gateway closes it). */
+  #questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  /** Whether the desk is the gateway's own (then the gateway closes it). */
   #ownBroker: boolean;
   /** The composite tools of the config, and what runs them in every host session. */
   #compositeDefinitions: readonly CompositeDefinition[];
@@ -114,7 +114,7 @@ class Gateway implements GatewayHandle {
     this.#logger = options.logger;
     this.#ownBroker = options.questions === undefined;
     this.#questions = {
-      broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
+      broker: options.questions?.broker ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
       policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
     this.#compositeDefinitions = config.composites;
