@@ -68,15 +68,14 @@ test('two hosts calling at once each get only their own question, on the stream 
   assert.equal((bq.message as JsonRpcRequest).params?.message, 'approve bob?');
   assert.equal(alice.sent.filter((s) => 'method' in s.message && s.message.method === 'elicitation/create').length, 1);
 
-  // Each session keys its questions itself (the same id may name one question in each): Bob's answer is never Alice's.
+  // Bob cannot answer Alice's question: the id is not one Bob's session expects.
   const aliceQuestionId = (aq.message as JsonRpcRequest).id;
+  assert.equal(bob.session.expectsResponse(aliceQuestionId), false);
   assert.equal(alice.session.expectsResponse(aliceQuestionId), true);
-  bob.session.receive({ jsonrpc: '2.0', id: (bq.message as JsonRpcRequest).id, result: { action: 'decline' } });
-  const br = await bobCall;
-  assert.equal(alice.session.expectsResponse(aliceQuestionId), true, "Bob's answer settled only Bob's question");
 
   alice.session.receive({ jsonrpc: '2.0', id: aliceQuestionId, result: { action: 'accept', content: { ok: true } } });
-  const ar = await aliceCall;
+  bob.session.receive({ jsonrpc: '2.0', id: (bq.message as JsonRpcRequest).id, result: { action: 'decline' } });
+  const [ar, br] = await Promise.all([aliceCall, bobCall]);
   assert.ok('result' in ar && 'result' in br);
   assert.match(JSON.stringify(ar.result), /accept/);
   assert.match(JSON.stringify(br.result), /decline/);

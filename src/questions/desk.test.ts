@@ -263,12 +263,14 @@ test('asked and answered: two store writes (opened delivered in one transaction,
   assert.deepEqual(events, ['created:pending', 'updated:delivered', 'updated:declined'], 'operators see what they always saw');
 });
 
-test('host keys are per host session: each session counts its own', async () => {
-  const { desk, ask } = setup();
+test('host keys are the desk\'s own (no module-wide counter), unique across sessions; each session knows only its own', async () => {
+  const { desk, seat, ask } = setup();
   const other = desk.seat(fakeHost('s-2'));
   const first = await desk.open(ask());
-  const second = await desk.open(ask());
   const elsewhere = await desk.open(ask({ seat: other }));
-  assert.deepEqual([first?.hostKey, second?.hostKey, elsewhere?.hostKey], ['sb-1', 'sb-2', 'sb-1']);
-  await desk.close();
+  assert.deepEqual([first?.hostKey, elsewhere?.hostKey], ['sb-1', 'sb-2']);
+  assert.deepEqual([[...seat.keys.keys()], [...other.keys.keys()]], [['sb-1'], ['sb-2']]);
+  const again = setup();
+  assert.equal((await again.desk.open(again.ask()))?.hostKey, 'sb-1', 'a second desk counts from one');
+  await Promise.all([desk.close(), again.desk.close()]);
 });

@@ -55,6 +55,8 @@ export class QuestionDesk implements OperatorDesk {
   #held = new Map<string, HeldQuestion>();
   #listeners = new Set<(event: QuestionEvent) => void>();
   #relayed = 0;
+  /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
+  #hostKeys = 0;
   #closed = false;
 
   constructor(options: DeskOptions) {
@@ -74,7 +76,7 @@ export class QuestionDesk implements OperatorDesk {
 
   /** The place of one host session at the desk: its keys, and the questions that came through it. */
   seat(host: DeskHost): HostSeat {
-    return new HostSeat(host);
+    return new HostSeat(host, () => `sb-${++this.#hostKeys}`);
   }
 
   /**

@@ -7,23 +7,27 @@ import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import type { AskedSchemas, OperatorAnswerCheck, QuestionAnswer } from '../translation/answers/answer-check.js';
 import type { DeskHost } from './question-route.js';
 
-/** The questions one host session holds: the `sb-N` keys it knows them by (its own counter), and every open question that came through it. */
+/**
+ * The questions one host session holds: the `sb-N` keys it knows them by, and every open question that came
+ * through it. Keys come from the desk's own counter, so no two sessions share one (an answer on the wrong
+ * session names nothing there); each session knows only its own.
+ */
 export class HostSeat {
   readonly host: DeskHost;
   /** Host key to question id, while the host holds the question. */
   readonly keys = new Map<string, string>();
   /** Every open question that came through this session, by id (put to the host or not). */
   readonly open = new Map<string, HeldQuestion>();
-  #issued = 0;
+  #issue: () => string;
 
-  constructor(host: DeskHost) {
+  constructor(host: DeskHost, issue: () => string) {
     this.host = host;
+    this.#issue = issue;
   }
 
-  /** A fresh key for a request to this host: `sb-1`, `sb-2`, … per session. */
+  /** A fresh key for a request to this host. */
   nextKey(): string {
-    this.#issued += 1;
-    return `sb-${this.#issued}`;
+    return this.#issue();
   }
 }
 
