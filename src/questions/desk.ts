@@ -81,7 +81,7 @@ export class QuestionDesk implements OperatorDesk {
 
   /**
    * Records a question, decides its audience and holds it; the asker's paused calls stop their clocks at once.
-   * Put to the host now (`deliver`, audience host or both, the host open): created `delivered` in one write
+   * Put to the host now (`delivery`, audience host or both, the host open): created `delivered` in one write
    * and given the key the host must be sent it under. Shown to operators: created `delivered` too. Nobody to
    * ask: settled at once (`nobody`). Resolves undefined when the store refused it (the asker got -32603).
    */
@@ -122,11 +122,8 @@ export class QuestionDesk implements OperatorDesk {
       updatedAt: at.toISOString(),
     };
     const created: AuditLine = { actor: 'gateway', action: 'created', detail: { audience: decision.audience, ...(decision.reason ? { reason: decision.reason } : {}) } };
-    const seat = request.seat;
-    // Put to the host now: under a key of its session's own, or under the input request's key (2026-07-28).
-    const hostKey = request.delivery === undefined || decision.audience !== 'host' && decision.audience !== 'both' || request.hostParams === undefined
-      ? undefined
-      : request.delivery.key ?? (seat && !seat.host.closed ? seat.nextKey() : undefined);
+    const hostKey = toHost && request.hostParams !== undefined ? this.#hostKeyFor(request) : undefined;
+    // Shown to operators, or put to the host only: the `delivered` line goes in the same write as `created`.
     const delivered = decision.audience === 'operator' || decision.audience === 'both'
       ? { to: decision.audience }
       : hostKey === undefined || request.delivery === undefined ? undefined : { to: 'host', hostRequestId: hostKey, via: request.delivery.via };
@@ -149,6 +146,13 @@ export class QuestionDesk implements OperatorDesk {
       this.#logger.log('info', `question ${record.id} (${request.method} from upstream '${request.origin.upstream}') waits for an operator`, { session: request.origin.hostSessionId, reason: decision.reason });
     }
     return { record, hostKey };
+  }
+
+  /** The key a question put to the host now goes under: the input request's own (2026-07-28), else a fresh one of its open session. */
+  #hostKeyFor(request: OpenRequest): string | undefined {
+    if (request.delivery === undefined) return undefined;
+    if (request.delivery.key !== undefined) return request.delivery.key;
+    return request.seat && !request.seat.host.closed ? request.seat.nextKey() : undefined;
   }
 
   /** Holds a request relayed to the host without a record (a ping): it ends like a question, by `settle`. Returns its host key. */
