@@ -33,7 +33,7 @@ export const LAYERS = [
   {
     layer: 'commands',
     rooms: [
-      { name: 'cli', globs: ['src/cli/**'], holds: 'the `switchboard` command; operator-setup.ts composes store, broker and token', edge: true },
+      { name: 'cli', globs: ['src/cli/**'], holds: 'the `switchboard` command; operator-setup.ts composes store, desk and token', edge: true },
       { name: 'console', globs: ['src/console/**'], holds: 'the operator web console: static ES modules, no framework, no build step' },
     ],
   },
@@ -68,7 +68,7 @@ export const LAYERS = [
       {
         name: 'gateway',
         globs: ['src/gateway/*'],
-        holds: 'the router: host sessions, upstream sessions, catalog and naming, question relay through the broker, health and probing',
+        holds: 'the router: host sessions, upstream sessions, catalog and naming, question relay to the desk, health and probing',
       },
       { name: 'sqlite store', globs: ['src/store/sqlite/*'], holds: 'QuestionStore and RunStore over better-sqlite3 (the default)' },
       { name: 'memory store', globs: ['src/store/memory/*'], holds: 'QuestionStore and RunStore in memory' },
@@ -83,12 +83,12 @@ export const LAYERS = [
     rooms: [{ name: 'router', globs: ['src/router/*'], holds: 'the era-neutral hub, so far: the call registry (one owner per host call) and attribution of upstream questions to calls' }],
   },
   {
-    layer: 'broker',
+    layer: 'questions',
     rooms: [
       {
-        name: 'broker',
-        globs: ['src/broker/*'],
-        holds: 'the question broker: domain types, the store contract, who is asked (route policy, consent rule), settling and expiry',
+        name: 'questions',
+        globs: ['src/questions/**', 'src/broker/*'],
+        holds: 'the question, owned once: the desk (open, deliver, settle by one table of effects, expire), its domain types, the store port, who is asked (route policy, consent rule)',
         pure: true,
       },
     ],
@@ -138,7 +138,7 @@ export const LAYERS = [
   {
     layer: 'translation and handles',
     rooms: [
-      { name: 'translation', globs: ['src/translation/*'], holds: 'pure per-revision translation of questions and results', pure: true },
+      { name: 'translation', globs: ['src/translation/**'], holds: 'pure per-revision translation of questions and results', pure: true },
       { name: 'bridge', globs: ['src/bridge/*'], holds: 'the era bridge: signed requestState handles (see 007)', pure: true },
     ],
   },
@@ -170,12 +170,6 @@ export const EXCEPTIONS = [
     to: ['src/gateway/errors.ts'],
     why: 'the handle errors name two GW_ERR_* codes of the gateway catalogue',
     removedBy: 'the tree move: gateway/errors.ts becomes core/errors/gateway.ts (7.4)',
-  },
-  {
-    from: 'src/broker/broker.ts',
-    to: ['src/gateway/logger.ts'],
-    why: 'the broker logs through the gateway\'s Logger contract',
-    removedBy: 'the tree move: gateway/logger.ts becomes core/log.ts (7.4)',
   },
   {
     from: 'src/gateway/gateway.ts',
@@ -218,12 +212,6 @@ export const EXCEPTIONS = [
     to: ['src/http/operator/bearer-auth.ts'],
     why: 'an HTTP route lives in metrics/ (core-review.md 5.2)',
     removedBy: 'the tree move: metrics/metrics-route.ts goes to edges/metrics-route.ts (7.4)',
-  },
-  {
-    from: 'src/broker/broker.test.ts',
-    to: ['src/store/memory/memory-question-store.ts', 'src/gateway/logger.ts'],
-    why: 'the broker is tested over the memory store, with the gateway\'s logger',
-    removedBy: 'the desk tests of 7.6 (settle as a table over a store fake) and gateway/logger.ts becoming core/log.ts',
   },
   {
     from: 'src/broker/secret-answers.test.ts',

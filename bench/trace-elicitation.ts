@@ -7,7 +7,7 @@
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 
-import { QuestionBroker } from '../src/broker/broker.js';
+import { QuestionDesk } from '../src/questions/desk.js';
 import { createGateway } from '../src/gateway/gateway.js';
 import { silentLogger } from '../src/gateway/logger.js';
 import { fakeUpstreamFactory } from '../src/gateway/testing/fake-upstream.js';
@@ -24,7 +24,7 @@ const up = fakeUpstreamFactory({
     return { content: [{ type: 'text', text: JSON.stringify('result' in answer ? answer.result : answer) }] };
   },
 });
-const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
 const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open(), questions: { broker } });
 await gateway.ready;
 

@@ -2,14 +2,20 @@
 
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from './question.js';
 
+/** An audit line as a writer gives it: the store stamps the question id and the time. */
+export type AuditLine = Omit<AuditEntry, 'questionId' | 'at'>;
+
 /**
  * Every method resolves only once the change is durable (written, committed), so the broker can act on it
  * afterwards: a crash between the two loses nothing that was acted on. Asynchronous on purpose: a networked
  * implementation (PostgreSQL, several gateway instances) fits the same shape.
  */
 export interface QuestionStore {
-  /** Records a new question and its `created` audit line in one transaction. */
-  create(record: QuestionRecord, audit: Omit<AuditEntry, 'questionId' | 'at'>): Promise<void>;
+  /**
+   * Records a new question, its `created` audit line and any `more` lines, in one transaction: a question put
+   * in front of someone at once is created in state `delivered` with its `delivered` line, one write.
+   */
+  create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void>;
   /**
    * Applies `transition` if the question's state is one of `transition.from`, with its audit line, in one
    * transaction. Resolves the updated record, or `undefined` when the question is unknown or already elsewhere

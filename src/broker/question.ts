@@ -1,6 +1,7 @@
 /** @module The question broker's domain: a question an upstream asked, where it was routed, and how it was settled. */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { QuestionAnswer } from '../translation/answers/answer-check.js';
 
 /** What an upstream can ask back. Composite tools' approval steps (a later issue) ask as elicitations. */
 export type QuestionMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -43,16 +44,8 @@ export type Answerer =
   | { kind: 'operator'; name: string }
   | { kind: 'gateway'; reason: string };
 
-/**
- * An answer in the broker's own terms. Elicitation: `accept` (with `content`), `decline` or `cancel`.
- * Sampling and roots: `accept` with `result` (the JSON-RPC result the upstream receives), or `decline`/`cancel`,
- * which the upstream receives as a JSON-RPC error (sampling has no decline shape).
- */
-export interface QuestionAnswer {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: JsonObject;
-  result?: JsonObject;
-}
+/** An answer in the desk's own terms (accept with content or result, decline, cancel): defined with the one answer check. */
+export type { QuestionAnswer };
 
 export interface QuestionRecord {
   /** Stable, unguessable id (also used in URLs). */

@@ -13,8 +13,10 @@ import { silentLogger } from '../gateway/logger.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
-import type { QuestionRequest } from './broker.js';
-import { QuestionBroker } from './broker.js';
+import { QuestionDesk } from '../questions/desk.js';
+import type { OpenRequest } from '../questions/open-request.js';
+import { FakeAsker } from '../questions/testing/desk-fakes.js';
+import type { Outcome } from '../questions/settle-table.js';
 import type { QuestionStore } from './question-store.js';
 import type { QuestionRecord, RoutePolicy } from './question.js';
 
@@ -36,24 +38,40 @@ const LOGIN_ANSWER = { action: 'accept', content: { password: PASSWORD, apiKey: 
 const LOGIN_AT_REST = { action: 'accept', content: { password: '[redacted]', apiKey: '[redacted]', user: 'ada' } };
 
 function setup(store: QuestionStore = new MemoryQuestionStore()) {
-  const broker = new QuestionBroker({ store, logger: silentLogger, operatorAvailable: true });
+  const broker = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: true });
   const events: QuestionRecord[] = [];
   broker.subscribe((event) => events.push(event.question));
   return { store, broker, events };
 }
 
-function ask(params: JsonObject, route: RoutePolicy): QuestionRequest & { settled: QuestionRecord[] } {
-  const settled: QuestionRecord[] = [];
+function ask(params: JsonObject, route: RoutePolicy): OpenRequest & { asker: FakeAsker } {
   return {
     method: 'elicitation/create',
     params,
     origin: { upstream: 'vault', hostSessionId: 's-1', hostRevision: '2025-11-25' },
     route,
     timeoutMs: 60_000,
+    asker: new FakeAsker(),
+    upstreamId: 1,
     checkOperatorAnswer: (answer) => ({ ok: true, answer }),
-    onSettled: (question) => settled.push(question),
-    settled,
   };
+}
+
+async function open(broker: QuestionDesk, asked: OpenRequest): Promise<QuestionRecord> {
+  const opened = await broker.open(asked);
+  assert.ok(opened, 'recorded');
+  return opened.record;
+}
+
+/** The host's answer `result`, as the desk settles it. */
+function fromHost(result: JsonObject): Outcome {
+  return { kind: 'host-answer', message: { jsonrpc: '2.0', id: 'sb-1', result }, checked: result };
+}
+
+/** What the asker (and so the upstream) received. */
+function relayed(asked: { asker: FakeAsker }): unknown {
+  const [reply] = asked.asker.replies;
+  return reply && 'result' in reply ? reply.result : undefined;
 }
 
 function assertNoSecret(value: unknown, where: string): void {
@@ -64,10 +82,10 @@ function assertNoSecret(value: unknown, where: string): void {
 test("a host's answer to password and writeOnly fields is relayed as given, and kept, served and announced as [redacted]", async () => {
   const { store, broker, events } = setup();
   const asked = ask(LOGIN_FORM, 'both');
-  const opened = await broker.open(asked);
-  assert.equal(await broker.answerFromHost(opened.id, structuredClone(LOGIN_ANSWER), 's-1'), true);
+  const opened = await open(broker, asked);
+  assert.equal(await broker.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER))), true);
 
-  assert.deepEqual(asked.settled[0]?.answer, LOGIN_ANSWER, 'the router (and so the upstream) gets the real values');
+  assert.deepEqual(relayed(asked), LOGIN_ANSWER, 'the upstream gets the real values');
   assert.deepEqual((await store.get(opened.id))?.answer, LOGIN_AT_REST);
   const served = await broker.get(opened.id);
   assert.deepEqual(served?.question.answer, LOGIN_AT_REST);
@@ -78,11 +96,11 @@ test("a host's answer to password and writeOnly fields is relayed as given, and 
 test("an operator's answer is relayed as given; what the operator gets back and the store keep [redacted]", async () => {
   const { store, broker } = setup();
   const asked = ask(LOGIN_FORM, 'operator');
-  const opened = await broker.open(asked);
+  const opened = await open(broker, asked);
   const outcome = await broker.answer(opened.id, structuredClone(LOGIN_ANSWER), 'alice');
   assert.ok(outcome.ok);
   assert.deepEqual(outcome.question.answer, LOGIN_AT_REST);
-  assert.deepEqual(asked.settled[0]?.answer, LOGIN_ANSWER);
+  assert.deepEqual(relayed(asked), LOGIN_ANSWER);
   assert.deepEqual((await store.get(opened.id))?.answer, LOGIN_AT_REST);
   assertNoSecret(await broker.get(opened.id), 'the record and its audit');
 });
@@ -90,16 +108,16 @@ test("an operator's answer is relayed as given; what the operator gets back and 
 test('whatever content completes a URL-mode elicitation is kept as [redacted]', async () => {
   const { store, broker } = setup();
   const asked = ask({ mode: 'url', message: 'Sign in', url: 'https://vault.example/sign-in', elicitationId: 'e-1' }, 'both');
-  const opened = await broker.open(asked);
-  await broker.answerFromHost(opened.id, { action: 'accept', content: { code: SIGN_IN_CODE } }, 's-1');
-  assert.deepEqual(asked.settled[0]?.answer, { action: 'accept', content: { code: SIGN_IN_CODE } });
+  const opened = await open(broker, asked);
+  await broker.settle(opened.id, fromHost({ action: 'accept', content: { code: SIGN_IN_CODE } }));
+  assert.deepEqual(relayed(asked), { action: 'accept', content: { code: SIGN_IN_CODE } });
   assert.deepEqual((await store.get(opened.id))?.answer, { action: 'accept', content: { code: '[redacted]' } });
 });
 
 test('an answer without secret fields is kept as given', async () => {
   const { store, broker } = setup();
-  const opened = await broker.open(ask({ mode: 'form', message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } } } }, 'both'));
-  await broker.answerFromHost(opened.id, { action: 'accept', content: { ticket: 'CHG-1' } }, 's-1');
+  const opened = await open(broker, ask({ mode: 'form', message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } } } }, 'both'));
+  await broker.settle(opened.id, fromHost({ action: 'accept', content: { ticket: 'CHG-1' } }));
   assert.deepEqual((await store.get(opened.id))?.answer, { action: 'accept', content: { ticket: 'CHG-1' } });
 });
 
@@ -108,8 +126,8 @@ test('the SQLite store files never hold the secret values', async (t) => {
   t.after(() => rm(dir, { recursive: true, force: true }));
   const store = await openSqliteQuestionStore({ path: join(dir, 'questions.db') });
   const { broker } = setup(store);
-  const opened = await broker.open(ask(LOGIN_FORM, 'both'));
-  await broker.answerFromHost(opened.id, structuredClone(LOGIN_ANSWER), 's-1');
+  const opened = await open(broker, ask(LOGIN_FORM, 'both'));
+  await broker.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER)));
   await broker.close();
   await store.close();
   for (const file of await readdir(dir)) {

@@ -5,7 +5,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
-import { QuestionBroker } from '../broker/broker.js';
+import { QuestionDesk } from '../questions/desk.js';
 import type { QuestionStore } from '../broker/question-store.js';
 import type { RunStore } from '../composite/run-store.js';
 import { MIN_TOKEN_LENGTH } from '../config/sections/console.js';
@@ -27,7 +27,7 @@ import { dataFolder } from './data-folder.js';
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
 export interface OperatorSetup {
-  broker: QuestionBroker;
+  broker: QuestionDesk;
   /**
    * Composite runs, kept beside the questions: in the same SQLite file and connection (`store: sqlite`), or in
    * memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
@@ -112,7 +112,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const { store, runs, closeRuns } = await openStore(config, owner);
   // One gateway per store file (design 006): at start it abandons every question left open, whoever stamped it.
   // The owner name is still stamped on each question, for the multi-instance store to come.
-  const broker = new QuestionBroker({ store, logger: options.logger, operatorAvailable: token !== undefined });
+  const broker = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined });
   await broker.start();
   // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.
   try {

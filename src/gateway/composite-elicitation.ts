@@ -9,7 +9,7 @@ import type { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
-import type { QuestionRoute } from './host-session.js';
+import type { QuestionRoute } from '../questions/question-route.js';
 import type { QuestionAsker } from './question-asker.js';
 
 /** What the adapter needs of the host session. */

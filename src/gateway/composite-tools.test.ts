@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionBroker } from '../broker/broker.js';
+import { QuestionDesk } from '../questions/desk.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -47,7 +47,7 @@ const tools: Record<string, ToolHandler> = {
 function setup(definitions: CompositeDefinition[], operatorAvailable = false) {
   const up = fakeUpstreamFactory(tools, { toolAnnotations: { restart: { destructiveHint: true } } });
   const cfg = { ...config([spec('desk')]), composites: definitions };
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable });
   const gateway = createGateway(cfg, {
     logger: silentLogger,
     openTransport: () => up.open(),

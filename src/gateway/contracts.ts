@@ -40,15 +40,16 @@ export interface HostSession {
   /** Whether `id` names a server-to-client request this session sent to its host and still awaits. */
   expectsResponse(id: JsonRpcId): boolean;
   /**
-   * Checks a host's answer without acting on it: `unknown` when no question of this session has that
-   * id, `invalid` when it breaks the limits or the schema it was asked with.
+   * Checks a host's answer without acting on it yet: `unknown` when no question of this session has that
+   * id, `invalid` when it breaks the limits or the schema it was asked with (the session's verdict can
+   * settle its question later, with no second check).
    */
   checkResponse(message: JsonRpcResponse): ResponseCheck;
   /**
-   * What every host edge calls with a host's answer before handing it to `receive`: the same verdict as
-   * `checkResponse`, and an `invalid` answer settles its question at once (the upstream gets -32602
-   * naming the field, the broker records it). The edge tells the host (HTTP 400, a stdio error line)
-   * and hands only an `ok` answer on.
+   * What every host edge calls with a host's answer: the answer is checked once and its question settled,
+   * an `ok` answer relayed to the upstream, an `invalid` one refused to it (-32602 naming the field, the
+   * desk records it). The edge tells the host of a refusal (HTTP 400, a stdio error line); handing the
+   * answer to `receive` afterwards changes nothing (its id is then unknown).
    */
   admitAnswer(message: JsonRpcResponse): ResponseCheck;
   /** Ends the session and every upstream session opened for it. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionBroker } from '../broker/broker.js';
+import { QuestionDesk } from '../questions/desk.js';
 import type { UpstreamSpec } from '../config/types.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
@@ -40,7 +40,7 @@ function asks(inputRequests: JsonObject, requestState: string | null = 'state-1'
   };
 }
 
-function setup(options: FakeModernOptions, extra: Partial<UpstreamSpec> = {}, questions?: { broker: QuestionBroker; policy: QuestionPolicy }) {
+function setup(options: FakeModernOptions, extra: Partial<UpstreamSpec> = {}, questions?: { broker: QuestionDesk; policy: QuestionPolicy }) {
   const up = fakeModernFactory(options);
   const gateway = createGateway(config([spec('desk', 'per-session', extra)]), { logger: silentLogger, openTransport: () => up.open(), ...(questions ? { questions } : {}) });
   return { up, gateway };
@@ -234,7 +234,7 @@ test('pair 3: inputRequired.deadline counts the upstream\'s time, not the host\'
 });
 
 test('pair 3: a question nobody can answer (route host, host without the capability) gets -32601, which no retry can carry: the call ends isError', async () => {
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
   const policy = new QuestionPolicy({ defaults: { route: 'host', timeoutMs: 60_000 } });
   const { up, gateway } = setup({ handlers: { 'tool:restart': asks({ approval: APPROVAL }) } }, {}, { broker, policy });
   const host = await connectHost(gateway, {});
@@ -250,7 +250,7 @@ test('pair 3: a question nobody can answer (route host, host without the capabil
 });
 
 test('pair 3: with questions.sampling: operator, an operator answers what the host cannot (sampling), through the same broker record', async () => {
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, sampling: 'operator' });
   const { up, gateway } = setup({ handlers: { 'tool:summarize': asks({ summary: SUMMARY }) } }, {}, { broker, policy });
   const host = await connectHost(gateway, {}, '2025-06-18');

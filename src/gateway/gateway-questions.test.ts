@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionBroker } from '../broker/broker.js';
+import { QuestionDesk } from '../questions/desk.js';
 import type { QuestionRoute } from '../config/types.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
@@ -28,7 +28,7 @@ function elicits(params: JsonObject): ToolHandler {
 
 function setup(tools: Record<string, ToolHandler>, policy?: QuestionPolicyConfig) {
   const up = fakeUpstreamFactory(tools);
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
@@ -184,7 +184,7 @@ function noOperatorGateway(route: QuestionRoute) {
       return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
     },
   });
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
@@ -322,7 +322,7 @@ for (const route of ['host', 'both'] as const) {
   });
 }
 
-test('issue 11 item 13: admitAnswer gives the edge its verdict; an invalid answer settles its question, a valid one is left to receive', async () => {
+test('issue 11 item 13, issue 12: admitAnswer gives the edge its verdict from one check, and settles: an invalid answer and a valid one alike', async () => {
   const { gateway, host, call, id } = await askedHost({ defaults: { route: 'host', timeoutMs: 600_000 } });
   const verdict = host.session.admitAnswer({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
   assert.equal(verdict.ok, false);
@@ -337,8 +337,8 @@ test('issue 11 item 13: admitAnswer gives the edge its verdict; an invalid answe
   const nextId = (next.message as JsonRpcRequest).id;
   const good = { jsonrpc: '2.0' as const, id: nextId, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-2' } } };
   assert.deepEqual(host.session.admitAnswer(good), { ok: true });
-  assert.equal(host.session.expectsResponse(nextId), true, 'a valid answer is not taken by admitAnswer: the edge hands it on');
-  host.session.receive(good);
+  assert.equal(host.session.expectsResponse(nextId), false, 'a valid answer is taken by admitAnswer');
+  host.session.receive(good); // an edge that hands it on all the same changes nothing
   assert.equal(textOf(await second), JSON.stringify(good.result));
   await gateway.close();
 });

@@ -5,7 +5,6 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import { QuestionBroker } from '../broker/broker.js';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
 import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { gatewayTaskCapabilities } from '../protocol/tasks.js';
@@ -48,16 +47,17 @@ import { CountingIds, systemClock } from '../core/clock.js';
 import type { Attributed } from '../router/attribution.js';
 import { CallAttribution } from '../router/attribution.js';
 import { CallRegistry } from '../router/calls.js';
+import { QuestionDesk } from '../questions/desk.js';
 
 export interface GatewayOptions {
   logger: Logger;
   /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
   openTransport: (spec: UpstreamSpec, purpose?: TransportPurpose) => Transport;
   /**
-   * The question broker and the route policy. Without them the gateway keeps questions in memory and
+   * The question desk and the route policy. Without them the gateway keeps questions in memory and
    * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
    */
-  questions?: { broker: QuestionBroker; policy?: QuestionPolicy };
+  questions?: { broker: QuestionDesk; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
   metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
   /**
@@ -104,8 +104,8 @@ class Gateway implements GatewayHandle {
   /** Each upstream's tool names as its last probe listed them (composites are checked against them). */
   #toolNames = new Map<string, string[]>();
   #closed = false;
-  #questions: { broker: QuestionBroker; policy: QuestionPolicy };
-  /** Whether the broker is the gateway's own (then the gateway closes it). */
+  #questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  /** Whether the desk is the gateway's own (then the gateway closes it). */
   #ownBroker: boolean;
   /** The composite tools of the config, and what runs them in every host session. */
   #compositeDefinitions: readonly CompositeDefinition[];
@@ -122,7 +122,7 @@ class Gateway implements GatewayHandle {
     this.#attribution = new CallAttribution(this.#calls, clock);
     this.#ownBroker = options.questions === undefined;
     this.#questions = {
-      broker: options.questions?.broker ?? new QuestionBroker({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
+      broker: options.questions?.broker ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
       policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
     this.#compositeDefinitions = config.composites;

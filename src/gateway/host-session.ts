@@ -4,7 +4,6 @@
  * list changes); their questions go through the session's QuestionRelay (question-relay.ts).
  */
 
-import type { QuestionBroker } from '../broker/broker.js';
 import type { NamingStrategy } from '../config/types.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { boundedClientInfo } from '../protocol/client-info.js';
@@ -43,10 +42,12 @@ import type { UpstreamLink } from './upstream-link.js';
 import type { CallOptions, UpstreamSession } from './upstream-session.js';
 import type { CompositeTools } from './composite-tools.js';
 import type { QuestionAsker } from './question-asker.js';
-import type { QuestionRoute } from './question-relay.js';
 import { QuestionRelay } from './question-relay.js';
+import type { QuestionDesk } from '../questions/desk.js';
+import type { HostVerdict } from '../questions/host-answers.js';
+import type { QuestionRoute } from '../questions/question-route.js';
 
-export type { QuestionRoute } from './question-relay.js';
+export type { QuestionRoute } from '../questions/question-route.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
 import { requiredUrlElicitationIds } from './url-elicitations.js';
 import { TransportError } from '../transport/transport.js';
@@ -73,8 +74,8 @@ export interface HostSessionEnv {
   /** Where URL-mode elicitations relayed to hosts are recorded, so their completion finds its host. */
   urlElicitations: UrlElicitationRegistry<GatewayHostSession>;
   naming: { strategy: NamingStrategy; separator: string };
-  /** Records every question and decides who answers it (the host, an operator, both). */
-  questions: { broker: QuestionBroker; policy: QuestionPolicy };
+  /** The question desk, which records every question and decides who answers it (the host, an operator, both), and the route policy. */
+  questions: { broker: QuestionDesk; policy: QuestionPolicy };
   /** Set for the stand-in session of 2026-07-28 hosts (gateway/modern/): what differs for them. */
   modern?: ModernHostHooks;
   /** The gateway's composite tools (config `composites`): listed after the upstreams' tools, run by the composer. */
@@ -164,9 +165,13 @@ export class GatewayHostSession implements HostSession {
         profile: () => this.#init,
         toolOf: (upstream, callId) => env.calls.find(upstream, callId, this)?.tool,
       },
-      session: this,
       channel,
-      env,
+      env: {
+        logger: env.logger,
+        questions: env.questions,
+        registerUrlElicitation: (upstreamKey, elicitationId, relatedRequestId) => env.urlElicitations.register(upstreamKey, elicitationId, this, relatedRequestId),
+        ...(env.modern ? { hostLacks: (callId: JsonRpcId, method: string, params: JsonObject) => env.modern?.hostLacks(callId, method, params) } : {}),
+      },
     });
   }
 
@@ -276,14 +281,15 @@ export class GatewayHostSession implements HostSession {
       else this.#onNotification(message);
       return;
     }
-    this.#relay.answer(message);
+    this.#relay.admitAnswer(message);
   }
 
   expectsResponse(id: JsonRpcId): boolean {
     return this.#relay.expectsResponse(id);
   }
 
-  checkResponse(message: JsonRpcResponse): ResponseCheck {
+  /** The verdict on a host's answer, checked once: `settle()` then ends its question with it (a 2026-07-28 retry's answers). */
+  checkResponse(message: JsonRpcResponse): HostVerdict {
     return this.#relay.checkResponse(message);
   }
 

@@ -17,7 +17,7 @@ export interface QuestionAsker {
   /** Stops and restarts the timeout clock of the asker's call `id` while a question of it is open. */
   pause(id: number): void;
   resume(id: number): void;
-  /** The broker recorded question `id` as `questionId` (for an asker that keeps its own record). */
+  /** The question desk recorded question `id` as `questionId` (for an asker that keeps its own record). */
   recorded?(id: JsonRpcId, questionId: string): void;
   /** Progress the host reports about a question goes back to the asker. */
   notify(method: string, params?: JsonObject): Promise<void>;

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { QuestionRequest } from '../broker/broker.js';
-import { QuestionBroker } from '../broker/broker.js';
+import type { OpenRequest } from '../questions/open-request.js';
+import { QuestionDesk } from '../questions/desk.js';
 import { silentLogger } from '../gateway/logger.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { makeQuestion } from '../store/testing/question-fixtures.js';
@@ -77,18 +77,18 @@ test('a settlement time before the creation time (a clock step) is not observed,
 
 test('questionChanged wired to broker events follows a question from creation to its end', async () => {
   const { metrics, value } = setup();
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   broker.subscribe((event) => metrics.questionChanged(event.question));
-  const request: QuestionRequest = {
+  const request: OpenRequest = {
     method: 'elicitation/create',
     params: { message: 'Ticket?', requestedSchema: { type: 'object', properties: {} } },
     origin: { upstream: 'desk' },
     route: 'operator',
     timeoutMs: 60_000,
     checkOperatorAnswer: (answer) => ({ ok: true, answer }),
-    onSettled: () => undefined,
   };
-  const opened = await broker.open(request);
+  const opened = (await broker.open(request))?.record;
+  assert.ok(opened);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 1);
   assert.ok((await broker.answer(opened.id, { action: 'decline' }, 'alice')).ok);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 0);

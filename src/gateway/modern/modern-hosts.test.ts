@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { fromBase64url, toBase64url } from '../../bridge/base64url.js';
 import type { HandleKeyRing } from '../../bridge/handle-keys.js';
 import { deriveHandleKey, handleKeyRing } from '../../bridge/handle-keys.js';
-import { QuestionBroker } from '../../broker/broker.js';
+import { QuestionDesk } from '../../questions/desk.js';
 import type { UpstreamSpec } from '../../config/types.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
@@ -749,7 +749,7 @@ test('two hosts may use the same JSON-RPC id at once: each gets its own answer',
 
 test('with route both, an operator who answers a parked question first settles it; the host\'s retry gets the final result', async () => {
   const up = fakeUpstreamFactory({ restart });
-  const broker = new QuestionBroker({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
@@ -826,7 +826,7 @@ test('pair 4: a question the host did not declare, with nobody else to answer it
 
 test('pair 2: each relayed input request is a broker question, delivered via input_required and answered by the host\'s retry', async () => {
   const store = new MemoryQuestionStore();
-  const broker = new QuestionBroker({ store, logger: silentLogger, operatorAvailable: false });
+  const broker = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: false });
   const cfg = config([spec('desk')]);
   const up = fakeModernFactory({ handlers: { 'tool:restart': modernAsks } });
   const gateway = createGateway(cfg, {

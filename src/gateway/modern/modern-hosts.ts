@@ -31,8 +31,9 @@ import { ModernCall } from './modern-call.js';
 import { modernResult } from './modern-result.js';
 import { internalRequestId, StandIn, standInKey } from './stand-in.js';
 import { WrappedRounds } from './wrapped-rounds.js';
-import type { QuestionBroker } from '../../broker/broker.js';
 import type { QuestionPolicy } from '../question-policy.js';
+import type { QuestionDesk } from '../../questions/desk.js';
+import type { HostVerdict } from '../../questions/host-answers.js';
 import type { SessionLimits, SessionSlot } from '../session-limits.js';
 
 export interface ModernHostsOptions {
@@ -40,8 +41,8 @@ export interface ModernHostsOptions {
   openSession(channel: HostChannel, hooks: ModernHostHooks): GatewayHostSession;
   keys: HandleKeyRing;
   ledger: HandleLedger;
-  /** The broker every question is recorded in, and the route policy. */
-  questions: { broker: QuestionBroker; policy: QuestionPolicy };
+  /** The desk every question is opened at, and the route policy. */
+  questions: { broker: QuestionDesk; policy: QuestionPolicy };
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;
@@ -201,6 +202,8 @@ export class ModernHosts {
     }
     const parked = this.#parked.get(opened.payload.id);
     const answers = new Map<string, JsonObject>();
+    // Each answer is checked once, here; its verdict settles its question once the handle is redeemed.
+    const verdicts = new Map<string, HostVerdict>();
     let invalid: { key: string; problem: string } | undefined;
     if (parked) {
       const given = isObject(params.inputResponses) ? params.inputResponses : {};
@@ -210,8 +213,9 @@ export class ModernHosts {
         const shape = inputResponseProblem(question, value);
         if (shape !== undefined) return this.#refuse(exchange, invalidParamsError(`inputResponses.${key}`, `Invalid params: inputResponses.${key}: ${shape}`));
         answers.set(key, value as JsonObject);
-        const problem = schemaProblem(parked.standIn.session, key, value as JsonObject);
-        if (problem !== undefined && invalid === undefined) invalid = { key, problem };
+        const verdict = parked.standIn.session.checkResponse({ jsonrpc: '2.0', id: key, result: value as JsonObject });
+        verdicts.set(key, verdict);
+        if (!verdict.ok && invalid === undefined) invalid = { key, problem: verdict.reason };
       }
     }
     const redeemed = await redeemHandle(state, this.#options.keys, expected, this.#now(), this.#options.ledger);
@@ -220,7 +224,11 @@ export class ModernHosts {
     if (!live || live !== parked || !live.call.parked) return this.#refuse(exchange, requestStateError('gone'));
     this.#parked.delete(opened.payload.id);
     this.#used(live.standIn);
-    const answer = (key: string, result: JsonObject): void => live.standIn.session.receive({ jsonrpc: '2.0', id: key, result });
+    const answer = (key: string, result: JsonObject): void => {
+      const verdict = verdicts.get(key);
+      if (verdict) verdict.settle();
+      else live.standIn.session.receive({ jsonrpc: '2.0', id: key, result });
+    };
     if (invalid) {
       const error = invalidParamsError(`inputResponses.${invalid.key}`, `Invalid params: inputResponses.${invalid.key}: ${invalid.problem}`);
       live.call.refuseAnswer(exchange, invalid.key, answers.get(invalid.key) as JsonObject, error, answer);
@@ -423,10 +431,4 @@ export class ModernHosts {
   #now(): number {
     return (this.#options.now ?? systemClock.now)();
   }
-}
-
-/** Why a retry's (well-shaped) answer to one question breaks the checks of any host's answer (limits, schema); undefined when it passes. */
-function schemaProblem(session: GatewayHostSession, key: string, result: JsonObject): string | undefined {
-  const checked = session.checkResponse({ jsonrpc: '2.0', id: key, result });
-  return checked.ok ? undefined : checked.reason;
 }

@@ -1,10 +1,9 @@
 /**
  * @module Pair 2 of the era bridge: a 2026-07-28 upstream's `input_required` relayed to a 2026-07-28 host
- * with the upstream's state sealed in a `wrapped` handle, each input request recorded as a broker question.
+ * with the upstream's state sealed in a `wrapped` handle, each input request opened at the question desk.
  */
 
 import { decideAudience } from '../../broker/audience.js';
-import type { QuestionBroker } from '../../broker/broker.js';
 import { consentReason } from '../../broker/consent-rule.js';
 import type { QuestionMethod } from '../../broker/question.js';
 import type { HandleKeyRing } from '../../bridge/handle-keys.js';
@@ -16,15 +15,16 @@ import { inputResponseProblem, originalParams } from '../../protocol/input-retry
 import type { JsonObject, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
 import { LATEST_LEGACY_REVISION, MODERN_REVISION } from '../../protocol/revisions.js';
+import type { QuestionDesk } from '../../questions/desk.js';
+import { checkHostAnswer } from '../../translation/answers/answer-check.js';
 import { planQuestion } from '../../translation/plan-question.js';
-import { brokerAnswer, checkHostAnswer } from '../host-answer.js';
 import type { ModernHostHooks } from '../host-session.js';
 import type { Logger } from '../logger.js';
 import type { QuestionPolicy } from '../question-policy.js';
 
 type RelayInput = Parameters<ModernHostHooks['relayInputRequired']>[0];
 
-/** One input request of a relayed round, as recorded: its key, its broker record, what its answer must satisfy. */
+/** One input request of a relayed round, as recorded: its key, its record at the desk, what its answer must satisfy. */
 interface RecordedQuestion {
   key: string;
   brokerId: string;
@@ -34,7 +34,7 @@ interface RecordedQuestion {
 }
 
 export interface WrappedRoundsOptions {
-  questions: { broker: QuestionBroker; policy: QuestionPolicy };
+  questions: { broker: QuestionDesk; policy: QuestionPolicy };
   keys: HandleKeyRing;
   logger: Logger;
   now(): number;
@@ -45,7 +45,7 @@ export type AnswerCheck = { ok: true } | { ok: false; key: string; reason: strin
 export class WrappedRounds {
   #options: WrappedRoundsOptions;
   /** Rounds relayed by this process, by the id of their handle, until the handle expires. */
-  #rounds = new Map<string, { questions: RecordedQuestion[]; expiresAt: number; hostSessionId: string }>();
+  #rounds = new Map<string, { questions: RecordedQuestion[]; expiresAt: number }>();
 
   constructor(options: WrappedRoundsOptions) {
     this.#options = options;
@@ -86,7 +86,8 @@ export class WrappedRounds {
     const recorded: RecordedQuestion[] = [];
     const inputRequests: JsonObject = {};
     for (const { key, request, params, plan } of planned) {
-      const record = await broker.open({
+      // Recorded as delivered in one write: the host gets it inside this result, under its key.
+      const opened = await broker.open({
         method: request.method,
         params: request.params ?? {},
         origin: { upstream: input.upstream, ...(input.hostTool ? { tool: input.hostTool } : {}), hostSessionId: input.hostSessionId, hostRevision: MODERN_REVISION },
@@ -94,12 +95,12 @@ export class WrappedRounds {
         consentTo: policy.consent,
         timeoutMs: ttlMs,
         hostParams: params,
+        delivery: { via: 'input_required', key },
         // The upstream holds nothing to answer: only the host's retry, carrying the answer and the state, can.
         checkOperatorAnswer: () => ({ ok: false, reason: 'this question belongs to a 2026-07-28 host and is answered by its retry' }),
-        onSettled: () => undefined,
       });
-      await broker.delivered(record.id, key, 'input_required');
-      recorded.push({ key, brokerId: record.id, method: request.method, requestedSchema: plan.requestedSchema, upstreamSchema: plan.upstreamSchema });
+      if (!opened) return undefined; // the store refused it: the gateway runs the rounds itself
+      recorded.push({ key, brokerId: opened.record.id, method: request.method, requestedSchema: plan.requestedSchema, upstreamSchema: plan.upstreamSchema });
       inputRequests[key] = { method: request.method, params };
     }
     const relayed: JsonObject = { ...input.result, inputRequests };
@@ -110,7 +111,7 @@ export class WrappedRounds {
       this.#options.now(),
     );
     this.#prune();
-    this.#rounds.set(sealed.payload.id, { questions: recorded, expiresAt: sealed.payload.expiresAt, hostSessionId: input.hostSessionId });
+    this.#rounds.set(sealed.payload.id, { questions: recorded, expiresAt: sealed.payload.expiresAt });
     relayed.requestState = sealed.text;
     return relayed;
   }
@@ -137,7 +138,7 @@ export class WrappedRounds {
       const value = inputResponses[question.key];
       if (!isObject(value)) continue;
       const message: JsonRpcResponse = { jsonrpc: '2.0', id: question.key, result: value };
-      const won = await this.#options.questions.broker.answerFromHost(question.brokerId, brokerAnswer(question.method, message, value), round.hostSessionId);
+      const won = await this.#options.questions.broker.settle(question.brokerId, { kind: 'host-answer', message, checked: value });
       if (!won) this.#options.logger.log('info', `the answer to question ${question.brokerId} came after it was settled; relayed to the upstream all the same`);
     }
   }

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 
-import type { QuestionBroker } from '../../broker/broker.js';
+import type { QuestionDesk } from '../../questions/desk.js';
 import type { QuestionRecord } from '../../broker/question.js';
 import type { NormalizedConfig, SharingMode, UpstreamSpec } from '../../config/types.js';
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -100,7 +100,7 @@ export async function connectHost(gateway: ReturnType<typeof createGateway>, cap
 }
 
 /** The first open question once one is delivered (polled every 5 ms, about a second at most). */
-export async function openQuestion(broker: QuestionBroker): Promise<QuestionRecord> {
+export async function openQuestion(broker: QuestionDesk): Promise<QuestionRecord> {
   for (let i = 0; i < 200; i += 1) {
     const [open] = await broker.list({ state: ['pending', 'delivered'] });
     if (open && open.state === 'delivered') return open;

@@ -1,7 +1,7 @@
 /** @module A question store in process memory, row for row like the SQLite one, for tests of other layers and `store: memory`. */
 
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../broker/question.js';
-import type { QuestionStore } from '../../broker/question-store.js';
+import type { AuditLine, QuestionStore } from '../../broker/question-store.js';
 import type { AuditRow } from '../audit-row.js';
 import { decodeAudit, encodeAudit } from '../audit-row.js';
 import { normalizeFilter, rowMatches } from '../list-filter.js';
@@ -46,15 +46,16 @@ export class MemoryQuestionStore implements QuestionStore {
     this.now = options.now ?? (() => new Date());
   }
 
-  async create(record: QuestionRecord, audit: Omit<AuditEntry, 'questionId' | 'at'>): Promise<void> {
+  async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {
     this.checkOpen();
     const row = encodeQuestion(record, this.owner);
-    const auditRow = encodeAudit({ ...audit, questionId: row.id }, stamp(this.now));
+    const at = stamp(this.now);
+    const auditRows = [audit, ...more].map((line) => encodeAudit({ ...line, questionId: row.id }, at));
     if (this.db.questions.has(row.id)) {
       throw new QuestionStoreError('duplicate', `question ${row.id} already exists`, { questionId: row.id });
     }
     this.db.questions.set(row.id, { seq: this.db.nextSeq++, row });
-    this.appendAudit(auditRow);
+    for (const auditRow of auditRows) this.appendAudit(auditRow);
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {

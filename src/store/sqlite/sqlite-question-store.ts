@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../broker/question.js';
-import type { QuestionStore } from '../../broker/question-store.js';
+import type { AuditLine, QuestionStore } from '../../broker/question-store.js';
 import { decodeAudit, encodeAudit } from '../audit-row.js';
 import { normalizeFilter } from '../list-filter.js';
 import type { QuestionRow } from '../question-row.js';
@@ -119,13 +119,14 @@ export class SqliteQuestionStore implements QuestionStore {
     this.runs = new SqliteRunStore(db, { path, now, isClosed: () => this.closed });
   }
 
-  async create(record: QuestionRecord, audit: Omit<AuditEntry, 'questionId' | 'at'>): Promise<void> {
+  async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {
     this.checkOpen();
     const row = encodeQuestion(record, this.owner);
-    const auditRow = encodeAudit({ ...audit, questionId: row.id }, stamp(this.now));
+    const at = stamp(this.now);
+    const auditRows = [audit, ...more].map((line) => encodeAudit({ ...line, questionId: row.id }, at));
     const write = this.db.transaction(() => {
       this.statements.insertQuestion.run(row);
-      this.statements.insertAudit.run(auditRow);
+      for (const auditRow of auditRows) this.statements.insertAudit.run(auditRow);
     });
     try {
       write.immediate();

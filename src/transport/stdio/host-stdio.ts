@@ -26,7 +26,7 @@ export interface StdioHostChannel {
 
 export interface StdioHostSession {
   receive(message: JsonRpcMessage): void;
-  /** The session's verdict on a host's answer (HostSession.admitAnswer): an invalid one is settled there and gets an error line here. */
+  /** The session's verdict on a host's answer (HostSession.admitAnswer), which checks and settles it once: an invalid one gets an error line here. */
   admitAnswer?(message: JsonRpcResponse): { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string };
   close(): Promise<void>;
 }

@@ -1,0 +1,301 @@
+/**
+ * @module The question desk: the one owner of every open question. It records a question and decides who is
+ * asked (host, operator, both, nobody), holds what its end needs (the asker, the calls paused for it, the host's
+ * key, the timer, the record), and ends it one way, `settle(id, outcome)`: the store's compare-and-set first,
+ * then, for the winner only, the effects the outcome's row of SETTLE_EFFECTS names.
+ */
+
+import { answerAtRest } from '../broker/answer-at-rest.js';
+import { decideAudience } from '../broker/audience.js';
+import { consentReason } from '../broker/consent-rule.js';
+import type { AnswerOutcome, OperatorDesk, QuestionEvent } from '../broker/operator-desk.js';
+import type { AuditEntry, QuestionFilter, QuestionRecord } from '../broker/question.js';
+import { OPEN_STATES } from '../broker/question.js';
+import type { AuditLine, QuestionStore } from '../broker/question-store.js';
+import type { Logger } from '../gateway/logger.js';
+import { ProtocolError, RpcCode } from '../protocol/errors.js';
+import type { QuestionAnswer } from '../translation/answers/answer-check.js';
+import type { HeldQuestion } from './held-question.js';
+import { HostSeat } from './held-question.js';
+import type { OpenRequest, RelayRequest } from './open-request.js';
+import { heldFrom } from './open-request.js';
+import type { DeskHost } from './question-route.js';
+import type { Outcome } from './settle-table.js';
+import { effectsOf } from './settle-table.js';
+import { act } from './settle-acts.js';
+
+export interface DeskOptions {
+  store: QuestionStore;
+  logger: Logger;
+  /** Whether an operator surface runs (console, REST API): without one, nobody but the host can answer. */
+  operatorAvailable: boolean;
+  now?: () => Date;
+  newId?: () => string;
+  /**
+   * This instance's name in a store several gateways share: at start it abandons only the questions it left
+   * open itself. The store must stamp the same name on the questions it creates.
+   */
+  owner?: string;
+}
+
+/** A question the desk opened: its record, and the key the host must be sent it under when it is put to the host now. */
+export interface Opened {
+  record: QuestionRecord;
+  hostKey: string | undefined;
+}
+
+export class QuestionDesk implements OperatorDesk {
+  readonly operatorAvailable: boolean;
+  #store: QuestionStore;
+  #logger: Logger;
+  #now: () => Date;
+  #newId: () => string;
+  #owner: string | undefined;
+  /** Every open question, by id. */
+  #held = new Map<string, HeldQuestion>();
+  #listeners = new Set<(event: QuestionEvent) => void>();
+  #relayed = 0;
+  /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
+  #hostKeys = 0;
+  #closed = false;
+
+  constructor(options: DeskOptions) {
+    this.#owner = options.owner;
+    this.#store = options.store;
+    this.#logger = options.logger;
+    this.operatorAvailable = options.operatorAvailable;
+    this.#now = options.now ?? (() => new Date());
+    this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
+  }
+
+  /** At start: questions left open by a previous process can no longer be answered to anyone. */
+  async start(): Promise<void> {
+    const count = await this.#store.abandonOpen('the gateway restarted: the call that asked is gone', this.#owner);
+    if (count > 0) this.#logger.log('warn', `marked ${count} question(s) left open by a previous run abandoned`);
+  }
+
+  /** The place of one host session at the desk: its keys, and the questions that came through it. */
+  seat(host: DeskHost): HostSeat {
+    return new HostSeat(host, () => `sb-${++this.#hostKeys}`);
+  }
+
+  /**
+   * Records a question, decides its audience and holds it; the asker's paused calls stop their clocks at once.
+   * Put to the host now (`delivery`, audience host or both, the host open): created `delivered` in one write
+   * and given the key the host must be sent it under. Shown to operators: created `delivered` too. Nobody to
+   * ask: settled at once (`nobody`). Resolves undefined when the store refused it (the asker got -32603).
+   */
+  async open(request: OpenRequest): Promise<Opened | undefined> {
+    for (const id of request.paused ?? []) request.asker?.pause(id);
+    try {
+      return await this.#open(request);
+    } catch (error) {
+      this.#logger.log('error', `could not record ${request.method} from upstream '${request.origin.upstream}'`, { session: request.origin.hostSessionId, error: String(error) });
+      for (const id of request.paused ?? []) request.asker?.resume(id);
+      if (request.asker && request.upstreamId !== undefined) request.asker.respondError(request.upstreamId, recordFailed());
+      return undefined;
+    }
+  }
+
+  async #open(request: OpenRequest): Promise<Opened> {
+    const at = this.#now();
+    const decision = decideAudience({
+      policy: request.route,
+      hostCannot: request.hostCannot,
+      consent: consentReason(request.method, request.params),
+      ...(request.consentTo ? { consentTo: request.consentTo } : {}),
+      operatorAvailable: this.operatorAvailable,
+    });
+    const toHost = decision.audience === 'host' || decision.audience === 'both';
+    const pending: QuestionRecord = {
+      id: this.#newId(),
+      method: request.method,
+      params: request.params,
+      ...(request.hostParams && toHost ? { hostParams: request.hostParams } : {}),
+      origin: request.origin,
+      route: request.route,
+      audience: decision.audience,
+      ...(decision.reason ? { audienceReason: decision.reason } : {}),
+      state: 'pending',
+      deadline: new Date(at.getTime() + request.timeoutMs).toISOString(),
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+    };
+    const created: AuditLine = { actor: 'gateway', action: 'created', detail: { audience: decision.audience, ...(decision.reason ? { reason: decision.reason } : {}) } };
+    const hostKey = toHost && request.hostParams !== undefined ? this.#hostKeyFor(request) : undefined;
+    // Shown to operators, or put to the host only: the `delivered` line goes in the same write as `created`.
+    const delivered = decision.audience === 'operator' || decision.audience === 'both'
+      ? { to: decision.audience }
+      : hostKey === undefined || request.delivery === undefined ? undefined : { to: 'host', hostRequestId: hostKey, via: request.delivery.via };
+    const record: QuestionRecord = delivered ? { ...pending, state: 'delivered', updatedAt: pending.createdAt } : pending;
+    if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
+    else await this.#store.create(record, created);
+    const held = heldFrom(request, record, hostKey);
+    this.#hold(held);
+    if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
+    // Operators see what they always saw: the question created, then shown.
+    this.#emit({ type: 'created', question: pending });
+    if (delivered) this.#emit({ type: 'updated', question: record });
+    if (decision.audience === 'none') {
+      await this.settle(record.id, { kind: 'nobody', reason: decision.reason ?? 'nobody can answer' });
+      return { record: (await this.#store.get(record.id)) ?? record, hostKey: undefined };
+    }
+    held.timer = setTimeout(() => void this.settle(record.id, { kind: 'expired' }), Math.max(0, request.timeoutMs));
+    held.timer.unref?.();
+    if (decision.audience === 'operator') {
+      this.#logger.log('info', `question ${record.id} (${request.method} from upstream '${request.origin.upstream}') waits for an operator`, { session: request.origin.hostSessionId, reason: decision.reason });
+    }
+    return { record, hostKey };
+  }
+
+  /** The key a question put to the host now goes under: the input request's own (2026-07-28), else a fresh one of its open session. */
+  #hostKeyFor(request: OpenRequest): string | undefined {
+    if (request.delivery === undefined) return undefined;
+    if (request.delivery.key !== undefined) return request.delivery.key;
+    return request.seat && !request.seat.host.closed ? request.seat.nextKey() : undefined;
+  }
+
+  /** Holds a request relayed to the host without a record (a ping): it ends like a question, by `settle`. Returns its host key. */
+  relay(request: RelayRequest): string {
+    const hostKey = request.seat.nextKey();
+    this.#relayed += 1;
+    for (const id of request.paused) request.asker.pause(id);
+    this.#hold({ ...heldFrom({ ...request, origin: { upstream: request.asker.spec.name, hostSessionId: request.seat.host.id } }, undefined, hostKey), id: `relay-${this.#relayed}` });
+    return hostKey;
+  }
+
+  #hold(held: HeldQuestion): void {
+    this.#held.set(held.id, held);
+    held.seat?.open.set(held.id, held);
+    if (held.seat && held.hostKey !== undefined) held.seat.keys.set(held.hostKey, held.id);
+  }
+
+  /** The open question `id` (undefined once it is settled, or being settled). */
+  held(id: string): HeldQuestion | undefined {
+    return this.#held.get(id);
+  }
+
+  /**
+   * The one way a question ends. It is claimed here (no second outcome reaches it), its state changed in the store
+   * by compare-and-set, and only if that write won are the effects of `outcome`'s row carried out. A store that
+   * fails is logged and the effects still follow: this process alone holds the asker, who must not wait forever.
+   * Resolves whether this outcome settled it.
+   */
+  async settle(id: string, outcome: Outcome): Promise<boolean> {
+    const held = this.#held.get(id);
+    if (!held) return false;
+    this.#release(held);
+    const effects = effectsOf(outcome);
+    const settlement = effects.record(outcome, held);
+    if (held.recorded) {
+      try {
+        if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
+        const by = settlement.answeredBy;
+        const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? `operator:${by.name}` : 'gateway';
+        const updated = await this.#store.transition(id, {
+          from: OPEN_STATES,
+          to: settlement.to,
+          answer: answerAtRest(held.method as QuestionRecord['method'], held.params, settlement.answer),
+          answeredBy: by,
+          audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
+        });
+        if (!updated) {
+          this.#logger.log('info', `question ${id} was settled elsewhere first: ${outcome.kind} dropped`, { session: held.hostSessionId });
+          return false;
+        }
+        this.#emit({ type: 'updated', question: updated });
+      } catch (error) {
+        this.#logger.log('error', `could not record the settlement of question ${id}`, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    try {
+      act(held, outcome, settlement, this.#logger);
+    } catch (error) {
+      this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+    return true;
+  }
+
+  /** Lets go of a question: no outcome after this one reaches it. */
+  #release(held: HeldQuestion): void {
+    this.#held.delete(held.id);
+    if (held.timer) clearTimeout(held.timer);
+    held.seat?.open.delete(held.id);
+    if (held.seat && held.hostKey !== undefined) held.seat.keys.delete(held.hostKey);
+  }
+
+  /** Settles each open question of `seat` that `which` picks with `outcome` (in the background; failures are logged by `settle`). */
+  settleWhere(seat: HostSeat, which: (question: HeldQuestion) => boolean, outcome: Outcome): HeldQuestion[] {
+    const picked = [...seat.open.values()].filter(which);
+    for (const question of picked) void this.settle(question.id, outcome);
+    return picked;
+  }
+
+  // ---- OperatorDesk -------------------------------------------------------------------------------
+
+  list(filter?: QuestionFilter): Promise<QuestionRecord[]> {
+    return this.#store.list(filter);
+  }
+
+  async get(id: string): Promise<{ question: QuestionRecord; audit: AuditEntry[] } | undefined> {
+    const question = await this.#store.get(id);
+    if (!question) return undefined;
+    return { question, audit: await this.#store.auditTrail(id) };
+  }
+
+  async answer(id: string, answer: QuestionAnswer, operator: string): Promise<AnswerOutcome> {
+    const actor = `operator:${operator}`;
+    const question = await this.#store.get(id);
+    if (!question) return { ok: false, kind: 'not-found', reason: `No question ${id}` };
+    const held = this.#held.get(id);
+    if (!OPEN_STATES.includes(question.state) || !held) {
+      const why = OPEN_STATES.includes(question.state)
+        ? `Question ${id} is ${question.state} but no call of this gateway waits for it (another instance holds it, or it is being abandoned)`
+        : `Question ${id} is already ${question.state}`;
+      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: held ? 'settled' : 'not held here', state: question.state } });
+      return { ok: false, kind: 'settled', reason: why, question };
+    }
+    if (question.audience === 'host') {
+      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: 'routed to the host only' } });
+      return { ok: false, kind: 'invalid', reason: `Question ${id} is routed to its host only (route: ${question.route})` };
+    }
+    const check = answer.action === 'accept' ? held.checkOperatorAnswer(answer) : { ok: true as const, answer };
+    if (!check.ok) {
+      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: check.reason, ...(check.field ? { field: check.field } : {}) } });
+      return { ok: false, kind: 'invalid', reason: check.reason, ...(check.field ? { field: check.field } : {}) };
+    }
+    const settled = await this.settle(id, { kind: 'operator-answer', operator, answer: check.answer });
+    const after = await this.#store.get(id);
+    if (!settled || !after) {
+      return after ? { ok: false, kind: 'settled', reason: `Question ${id} is already ${after.state}`, question: after } : { ok: false, kind: 'not-found', reason: `No question ${id}` };
+    }
+    return { ok: true, question: after };
+  }
+
+  subscribe(listener: (event: QuestionEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops the timers; questions still open are abandoned (their calls end with the process). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#held.keys()].map((id) => this.settle(id, { kind: 'shutdown' })));
+    this.#listeners.clear();
+  }
+
+  #emit(event: QuestionEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger.log('warn', 'a question listener failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+}
+
+function recordFailed(): ProtocolError {
+  return new ProtocolError(RpcCode.InternalError, 'The gateway could not record the question');
+}
