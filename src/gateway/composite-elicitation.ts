@@ -26,13 +26,13 @@ export interface AskedResult extends ElicitationResult {
 /** Extra time the broker gives a composite's question beyond the step's timeout, so the step's own timeout fires first. */
 const BROKER_GRACE_MS = 5_000;
 
-let askCounter = 0;
-
 /**
  * One composite run's questions. It is the asker the host session answers (a QuestionAsker) and the
  * requester the composer calls (an ElicitationRequester).
  */
 export class CompositeQuestions implements ElicitationRequester, QuestionAsker {
+  /** Questions this run has asked so far (their ids are this run's key and a count). */
+  #asked = 0;
   readonly spec: { readonly name: string };
   readonly key: string;
   readonly protocolVersion = LATEST_LEGACY_REVISION;
@@ -57,8 +57,8 @@ export class CompositeQuestions implements ElicitationRequester, QuestionAsker {
   }
 
   elicit(request: ElicitationRequest, options: { signal: AbortSignal; timeoutMs: number }): Promise<AskedResult> {
-    askCounter += 1;
-    const id = `${this.key}:q${askCounter}`;
+    this.#asked += 1;
+    const id = `${this.key}:q${this.#asked}`;
     if (options.signal.aborted) return Promise.reject(abortError());
     return new Promise<AskedResult>((resolve, reject) => {
       const onAbort = () => {

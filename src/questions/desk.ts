@@ -5,6 +5,7 @@
  * then, for the winner only, the effects the outcome's row of SETTLE_EFFECTS names.
  */
 
+import { systemClock } from '../core/clock.js';
 import { answerAtRest } from '../broker/answer-at-rest.js';
 import { decideAudience } from '../broker/audience.js';
 import { consentReason } from '../broker/consent-rule.js';
@@ -64,7 +65,7 @@ export class QuestionDesk implements OperatorDesk {
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;
-    this.#now = options.now ?? (() => new Date());
+    this.#now = options.now ?? (() => systemClock.date());
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
   }
 

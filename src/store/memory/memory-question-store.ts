@@ -1,5 +1,6 @@
 /** @module A question store in process memory, row for row like the SQLite one, for tests of other layers and `store: memory`. */
 
+import { systemClock } from '../../core/clock.js';
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../broker/question.js';
 import type { AuditLine, QuestionStore } from '../../broker/question-store.js';
 import type { AuditRow } from '../audit-row.js';
@@ -43,7 +44,7 @@ export class MemoryQuestionStore implements QuestionStore {
   constructor(options: MemoryQuestionStoreOptions = {}) {
     this.db = options.database ?? createMemoryQuestionDatabase();
     this.owner = options.owner;
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => systemClock.date());
   }
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {

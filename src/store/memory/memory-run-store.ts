@@ -1,5 +1,6 @@
 /** @module A composite run store in process memory, row for row like the SQLite one, for tests of other layers and `store: memory`. */
 
+import { systemClock } from '../../core/clock.js';
 import type { RunRecord } from '../../composite/run-record.js';
 import type { RunFilter, RunOfQuestion, RunStore } from '../../composite/run-store.js';
 import { RunStoreError } from '../../composite/run-store.js';
@@ -33,7 +34,7 @@ export class MemoryRunStore implements RunStore {
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.db = options.database ?? createMemoryRunDatabase();
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => systemClock.date());
   }
 
   async create(run: RunRecord): Promise<void> {

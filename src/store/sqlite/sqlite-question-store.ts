@@ -1,5 +1,6 @@
 /** @module The default question store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3; its `runs` keeps composite runs in the same file. */
 
+import { systemClock } from '../../core/clock.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -74,7 +75,7 @@ export async function openSqliteQuestionStore(options: SqliteQuestionStoreOption
     db.close();
     throw error;
   }
-  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? (() => new Date()), latestVersion());
+  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? (() => systemClock.date()), latestVersion());
 }
 
 export class SqliteQuestionStore implements QuestionStore {

@@ -3,6 +3,7 @@
  * question store's own connection: same WAL journal, synchronous=FULL and busy timeout, one connection to close.
  */
 
+import { systemClock } from '../../core/clock.js';
 import Database from 'better-sqlite3';
 
 import type { RunRecord } from '../../composite/run-record.js';
@@ -43,7 +44,7 @@ export class SqliteRunStore implements RunStore {
     this.db = db;
     this.path = options.path;
     this.isClosed = options.isClosed;
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => systemClock.date());
     const updated = RUN_COLUMNS.filter((column) => column !== 'id');
     this.statements = {
       insert: db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`),
