@@ -9,9 +9,6 @@ import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { AnswerRefusal } from '../translation/answers/answer-check.js';
 import { fitSamplingResult } from '../translation/sampling-content.js';
 
-/** The error code a refused sampling request gets (the spec's "user rejected" code). */
-export const USER_REJECTED = -1;
-
 export type UpstreamReply = { result: JsonObject; answeredBy?: string } | { error: ProtocolError };
 
 /** A host's (checked) answer as the upstream gets it: its error as is; a sampling result fitted to the upstream's revision. */
@@ -38,7 +35,7 @@ export function upstreamReply(question: Pick<QuestionRecord, 'state' | 'answer' 
   if (answer.action === 'accept' && answer.result) return { result: answer.result, ...answeredBy };
   const who = question.answeredBy?.kind === 'operator' ? 'an operator' : 'the gateway';
   const why = question.state === 'expired' ? 'the question expired' : `${answer.action === 'decline' ? 'declined' : 'cancelled'} by ${who}`;
-  return { error: new ProtocolError(USER_REJECTED, `${question.method === 'sampling/createMessage' ? 'Sampling' : 'Request'} refused: ${why}`) };
+  return { error: new ProtocolError(RpcCode.UserRejected, `${question.method === 'sampling/createMessage' ? 'Sampling' : 'Request'} refused: ${why}`) };
 }
 
 /** The upstream's error for a host answer that broke the limits or the schema it was asked with: -32602, GW_ERR_INVALID_ANSWER and the field in `data`. */
