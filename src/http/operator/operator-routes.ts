@@ -84,6 +84,15 @@ function methodsByPath(): Map<string, string[]> {
 /** The path as sent (not percent-decoded), as log lines and messages show it. */
 const pathOf = (c: Context): string => new URL(c.req.url).pathname;
 
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const methodNotAllowed = (method: string, allow: string): OperatorProblem =>
   new OperatorProblem('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`, { headers: { allow } });
 
@@ -95,7 +104,8 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
   const authorized = createBearerCheck(options.token);
   const assets = createConsoleAssets(options.consoleDir);
   const streams = new Set<OpenEventStream>();
-  const app = new OpenAPIHono();
+  // Routed on the path as sent: a percent-encoded segment never matches a literal one (Hono would decode first).
+  const app = new OpenAPIHono({ getPath: (req) => new URL(req.url).pathname });
   const allowed = methodsByPath();
   let documentText: string | undefined;
 
@@ -116,6 +126,11 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     logger.log('warn', 'operator API: request without a valid bearer token', { method: c.req.method, path: pathOf(c) });
     throw new OperatorProblem('UNAUTHORIZED', 'Send Authorization: Bearer <operator token>', { headers: { 'www-authenticate': 'Bearer realm="switchboard"' } });
   }
+  // A path that does not percent-decode names no route (Hono would hand the segment over undecoded).
+  app.use('*', async (c, next) => {
+    if (!decodes(pathOf(c))) throw new OperatorProblem('NOT_FOUND', `No operator route ${pathOf(c)}`);
+    await next();
+  });
   // Hono answers HEAD with the GET route; no operator path has HEAD, so it is refused before the route runs.
   for (const [path, methods] of allowed) {
     app.use(path, async (c, next) => {
