@@ -219,7 +219,7 @@ export class SessionTransport {
     }
     this.#connections.add(connection);
     // One timer per session, armed with its first stream and stopped by close().
-    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, this.#options.keepAliveMs ?? KEEP_ALIVE_MS, 'keepalive');
+    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
     return connection;
   }
 

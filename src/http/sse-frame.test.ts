@@ -36,7 +36,7 @@ describe('startSseKeepAlive', () => {
   it('writes the comment to every sink of the moment until stopped', async () => {
     const written: string[] = [];
     const sinks = new Set([{ write: (text: string) => written.push(`a${text}`) }]);
-    const stop = startSseKeepAlive(() => sinks, 5, 'ping');
+    const stop = startSseKeepAlive(() => sinks, { periodMs: 5, text: 'ping' });
     await new Promise((resolve) => setTimeout(resolve, 30));
     sinks.add({ write: (text: string) => written.push(`b${text}`) });
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -49,7 +49,7 @@ describe('startSseKeepAlive', () => {
 
   it('writes nothing for a period of 0', async () => {
     const written: string[] = [];
-    const stop = startSseKeepAlive(() => [{ write: (text: string) => written.push(text) }], 0, 'ping');
+    const stop = startSseKeepAlive(() => [{ write: (text: string) => written.push(text) }], { periodMs: 0, text: 'ping' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     stop();
     assert.deepEqual(written, []);

@@ -40,16 +40,24 @@ export interface SseSink {
   write(text: string): void;
 }
 
+export interface KeepAliveOptions {
+  periodMs: number;
+  /** The comment written (`keepalive`, `keep-alive`). */
+  text: string;
+  /** Whether the timer lets the process exit while it runs (a timer owned by a session that may never be closed). */
+  unref?: boolean;
+}
+
 /**
- * Writes the comment `text` every `periodMs` to each sink `sinks()` returns at that moment; a period of 0 or less
- * writes nothing. The timer does not keep the process alive. Returns the function that stops it.
+ * Writes the comment every `periodMs` to each sink `sinks()` returns at that moment; a period of 0 or less
+ * writes nothing. Returns the function that stops it.
  */
-export function startSseKeepAlive(sinks: () => Iterable<SseSink>, periodMs: number, text: string): () => void {
+export function startSseKeepAlive(sinks: () => Iterable<SseSink>, { periodMs, text, unref = false }: KeepAliveOptions): () => void {
   if (!(periodMs > 0)) return () => undefined;
   const frame = sseComment(text);
   const timer = setInterval(() => {
     for (const sink of sinks()) sink.write(frame);
   }, periodMs);
-  timer.unref?.();
+  if (unref) timer.unref();
   return () => clearInterval(timer);
 }

@@ -45,7 +45,7 @@ export function openEventStream({ desk, now, keepAliveMs, onEnd }: EventStreamOp
   const unsubscribe = desk.subscribe((event: QuestionEvent) => {
     connection.write(sseJsonEvent({ type: event.type, question: toQuestionView(event.question) }, { event: event.type }));
   });
-  const stopKeepAlive = startSseKeepAlive(() => [connection], keepAliveMs, 'keep-alive');
+  const stopKeepAlive = startSseKeepAlive(() => [connection], { periodMs: keepAliveMs, text: 'keep-alive' });
   const response = new Response(connection.body, {
     status: 200,
     headers: { ...API_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
