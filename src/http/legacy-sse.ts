@@ -19,6 +19,7 @@ import { acceptsEventStream, isJsonContentType } from './request-guards.js';
 import { IdleClock } from './idle-clock.js';
 import { sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
+import { sseEvent, sseJsonEvent } from './sse-frame.js';
 import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
 
 export const LEGACY_SSE_PATH = '/sse';
@@ -86,7 +87,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       const write = (message: JsonRpcMessage) => {
         idle.touch();
         if (!('method' in message) && message.id !== null) inFlight.delete(message.id);
-        connection.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+        connection.write(sseJsonEvent(message));
       };
       let host: HostSession;
       try {
@@ -101,7 +102,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       }
       sessions.set(id, { connection, host, slot, idle, inFlight });
       idle.touch();
-      connection.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${id}\n\n`);
+      connection.write(sseEvent({ event: 'endpoint', data: `${LEGACY_MESSAGES_PATH}?sessionId=${id}` }));
       settings.logger.log('info', 'legacy SSE host session opened', { session: id, hostSession: host.id });
       return new Response(connection.body, {
         status: 200,

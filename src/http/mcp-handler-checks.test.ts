@@ -244,6 +244,26 @@ describe('HTTP edge checks', () => {
       await expectError(postHealth, 405, -32600, /Method Not Allowed/);
     });
 
+    it('answers HEAD with 405 like any other method it lacks, opening no legacy session', async () => {
+      for (const [path, allow] of [['/mcp', 'GET, POST, DELETE'], ['/sse', 'GET'], ['/messages', 'POST'], ['/healthz', 'GET']]) {
+        const response = await handle(new Request(`${BASE}${path}`, { method: 'HEAD', headers: { accept: 'text/event-stream' } }));
+        assert.equal(response.status, 405, path);
+        assert.equal(response.headers.get('allow'), allow, path);
+      }
+      assert.equal(gateway.sessions.length, 0);
+    });
+
+    it('routes on the path as sent, and hands other paths to the extra routes behind the Host check', async () => {
+      await expectError(await handle(new Request(`${BASE}/mc%70`, { method: 'POST' })), 404, -32600, /Not Found: \/mc%70/);
+      const seen: string[] = [];
+      const extraRoutes = [{ handle: (req: Request) => void seen.push(new URL(req.url).pathname) }, { handle: (req: Request) => (new URL(req.url).pathname === '/x' ? new Response('x') : undefined) }];
+      const h = createMcpHttpHandler(gateway, { ...SETTINGS, extraRoutes });
+      assert.equal(await (await h.handle(new Request(`${BASE}/x`))).text(), 'x');
+      await expectError(await h.handle(new Request(`${BASE}/y`)), 404, -32600, /Not Found: \/y/);
+      await expectError(await h.handle(new Request(`${BASE}/x`, { headers: { host: 'evil.example' } })), 403, -32600, /Host/);
+      assert.deepEqual(seen, ['/x', '/y']);
+    });
+
     it('serves /healthz: 503 before the gateway is ready, 200 after, and to anyone only whether it is ready', async () => {
       const notReady = new FakeGateway({ ready: false });
       const h = createMcpHttpHandler(notReady, SETTINGS);

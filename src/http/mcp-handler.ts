@@ -1,6 +1,7 @@
-/** @module The Streamable HTTP downstream edge (2025-era, sessionful) as a web-standard Request → Response handler. */
+/** @module The Streamable HTTP downstream edge (2025-era, sessionful) as a web-standard Request → Response handler, routed by one small Hono app. */
 
 import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
 
 import type { HttpSettings } from '../config/types.js';
 import type { GatewayHandle } from '../gateway/contracts.js';
@@ -24,6 +25,10 @@ import { errorResponse, idInFlightResponse, sessionLimitResponse } from './statu
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
+/** The paths this edge serves itself; the rest belong to `extraRoutes`. */
+const MCP_PATHS: ReadonlySet<string> = new Set([MCP_PATH, HEALTH_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
+const pathOf = (req: Request): string => new URL(req.url).pathname;
+const methodNotAllowed = (allow: string): Response => errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow } });
 /** The one revision that has JSON-RPC batches. */
 const BATCH_REVISION = '2025-03-26';
 
@@ -241,9 +246,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   }
 
   function handleHealth(req: Request): Response {
-    if (req.method !== 'GET') {
-      return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET' } });
-    }
+    if (req.method !== 'GET') return methodNotAllowed('GET');
     const report = gateway.health();
     const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
     return new Response(JSON.stringify(detailed ? report : { ready: report.ready }), {
@@ -252,47 +255,61 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     });
   }
 
-  async function route(req: Request): Promise<Response> {
-    const { pathname } = new URL(req.url);
-    const mcpPath = pathname === MCP_PATH || pathname === HEALTH_PATH || pathname === LEGACY_SSE_PATH || pathname === LEGACY_MESSAGES_PATH;
-    const extra = settings.extraRoutes ?? [];
-    if (!mcpPath && extra.length === 0) return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
-    const forbidden = guardHostAndOrigin(req);
+  /** The edge's paths as one Hono app, routed on the path as sent; every path it does not name goes to `extraRoutes`. */
+  const app = new Hono({ getPath: (req) => new URL(req.url).pathname });
+  const extra = settings.extraRoutes ?? [];
+  const notFound = (req: Request) => errorResponse('NOT_FOUND', `Not Found: ${new URL(req.url).pathname}`);
+  // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path).
+  app.use('*', async (c, next) => {
+    if (!MCP_PATHS.has(pathOf(c.req.raw)) && extra.length === 0) return notFound(c.req.raw);
+    const forbidden = guardHostAndOrigin(c.req.raw);
     if (forbidden !== undefined) return forbidden;
-    if (!mcpPath) {
-      for (const routes of extra) {
-        const response = await routes.handle(req);
-        if (response !== undefined) return response;
-      }
-      return errorResponse('NOT_FOUND', `Not Found: ${pathname}`);
-    }
-    if (pathname === HEALTH_PATH) return handleHealth(req);
-    if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
-    if (pathname === LEGACY_SSE_PATH) {
-      return req.method === 'GET' ? legacy.open(req) : errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET' } });
-    }
-    if (pathname === LEGACY_MESSAGES_PATH) {
-      return req.method === 'POST' ? legacy.post(req) : errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'POST' } });
-    }
-    switch (req.method) {
-      case 'POST':
-        return handlePost(req);
-      case 'GET':
-        return handleGet(req);
-      case 'DELETE':
-        return handleDelete(req);
-      default:
-        return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow: 'GET, POST, DELETE' } });
-    }
+    await next();
+    return undefined;
+  });
+  // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
+  app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
+  for (const path of [MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]) {
+    app.use(path, async (c, next) => {
+      if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
+      await next();
+      return undefined;
+    });
   }
+  app.all(LEGACY_SSE_PATH, (c) => (c.req.method === 'GET' ? legacy.open(c.req.raw) : methodNotAllowed('GET')));
+  app.all(LEGACY_MESSAGES_PATH, (c) => (c.req.method === 'POST' ? legacy.post(c.req.raw) : methodNotAllowed('POST')));
+  app.all(MCP_PATH, (c) => {
+    switch (c.req.method) {
+      case 'POST':
+        return handlePost(c.req.raw);
+      case 'GET':
+        return handleGet(c.req.raw);
+      case 'DELETE':
+        return handleDelete(c.req.raw);
+      default:
+        return methodNotAllowed('GET, POST, DELETE');
+    }
+  });
+  app.all('*', async (c) => {
+    for (const routes of extra) {
+      const response = await routes.handle(c.req.raw);
+      if (response !== undefined) return response;
+    }
+    return notFound(c.req.raw);
+  });
+  const failed = (req: Request, error: unknown): Response => {
+    logger.log('error', 'http request failed', { method: req.method, url: req.url, error: error instanceof Error ? error.stack : String(error) });
+    return errorResponse('INTERNAL', 'Internal error');
+  };
+  app.onError((error, c) => failed(c.req.raw, error));
 
   return {
     async handle(req) {
       try {
-        return await route(req);
+        return await app.fetch(req);
       } catch (error) {
-        logger.log('error', 'http request failed', { method: req.method, url: req.url, error: error instanceof Error ? error.stack : String(error) });
-        return errorResponse('INTERNAL', 'Internal error');
+        // Hono hands only Error instances to onError; anything else thrown ends here.
+        return failed(req, error);
       }
     },
     async close() {

@@ -14,6 +14,7 @@ import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../gateway/session-limits.js';
 import { principalOf, sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
+import { sseJsonEvent } from './sse-frame.js';
 
 /**
  * A JSON-RPC response as a modern server sends it: the status follows the error code (400 for -32020…-32022 and bad
@@ -68,7 +69,7 @@ export function serveModernPost(gateway: GatewayHandle, req: Request, body: unkn
       cancelled = reason;
       holder.exchange?.cancel(reason);
     };
-    const write = (message: JsonRpcMessage): void => stream?.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    const write = (message: JsonRpcMessage): void => stream?.write(sseJsonEvent(message));
     const sink: ModernSink = {
       notify(message) {
         if (answered) return;

@@ -1,6 +1,9 @@
-/** @module Header checks done before a request reaches a session: Host/Origin (DNS rebinding), Accept, Content-Type. */
+/** @module Header checks done before a request reaches a session: Host/Origin (DNS rebinding, the Host hostname check by the SDK), Accept, Content-Type. */
 
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
+
+/** The loopback names (localhost, 127.0.0.1, [::1]) accepted with any port, in Host and in Origin. */
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(localhostAllowedHostnames());
 
 /** Splits a Host header value into its lower-cased hostname (IPv6 kept in brackets) and port text. */
 export function splitHost(host: string): { hostname: string; port: string | undefined } {
@@ -16,18 +19,18 @@ export function splitHost(host: string): { hostname: string; port: string | unde
 }
 
 /**
- * Whether a Host header value is acceptable: a loopback name with any port, or an entry of
- * `allowedHosts` (matched with its port, or by hostname alone when the entry has no port).
+ * Whether a Host header value is acceptable: a loopback name with any port, or an entry of `allowedHosts`
+ * (matched by hostname alone when the entry has no port, else with its port). The SDK's validateHostHeader
+ * checks the hostname (read as a URL authority, so `127.1` is 127.0.0.1) against the loopback names and the
+ * port-less entries; it cannot express an entry with a port, so those are matched here, exactly.
  */
 export function isAllowedHost(host: string, allowedHosts: readonly string[]): boolean {
   const value = host.trim().toLowerCase();
   if (value.length === 0) return false;
-  const { hostname } = splitHost(value);
-  if (LOOPBACK_HOSTNAMES.has(hostname)) return true;
-  return allowedHosts.some((entry) => {
-    const allowed = entry.trim().toLowerCase();
-    return allowed === value || allowed === hostname;
-  });
+  const entries = allowedHosts.map((entry) => entry.trim().toLowerCase());
+  if (entries.includes(value)) return true;
+  const hostnames = [...LOOPBACK_HOSTNAMES, ...entries.filter((entry) => splitHost(entry).port === undefined)];
+  return validateHostHeader(value, hostnames).ok;
 }
 
 function originOf(text: string): string | undefined {
@@ -39,7 +42,11 @@ function originOf(text: string): string | undefined {
   }
 }
 
-/** Whether an Origin header value is acceptable: an http(s) loopback origin, or one of `allowedOrigins`. */
+/**
+ * Whether an Origin header value is acceptable: an http(s) loopback origin, or one of `allowedOrigins`. Not the SDK's
+ * validateOriginHeader: it matches hostnames only, so it would let any scheme and port through for a listed name
+ * (`file://localhost`, `http://app.example.com:9999` for `https://app.example.com`).
+ */
 export function isAllowedOrigin(origin: string, allowedOrigins: readonly string[]): boolean {
   const normalized = originOf(origin.trim());
   if (normalized === undefined) return false;

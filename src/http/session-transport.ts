@@ -9,6 +9,7 @@ import { revisionAtLeast } from '../protocol/revisions.js';
 import { MemoryEventStore } from './memory-event-store.js';
 import type { EventId, StreamId } from './memory-event-store.js';
 import { SseConnection } from './sse-connection.js';
+import { sseEvent, sseJsonEvent, startSseKeepAlive } from './sse-frame.js';
 import { errorResponse } from './status.js';
 
 /** Default period of the `: keepalive` comment sent on every open stream, so that idle connections survive proxies. */
@@ -45,9 +46,7 @@ interface RequestStream {
   unanswered: number;
 }
 
-function sseEvent(eventId: EventId, message: JsonRpcMessage): string {
-  return `event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`;
-}
+const messageEvent = (eventId: EventId, message: JsonRpcMessage): string => sseJsonEvent(message, { event: 'message', id: eventId });
 
 export class SessionTransport {
   /** Set by the owner when the initialize POST assigns it; sent as `Mcp-Session-Id` on every stream. */
@@ -60,7 +59,8 @@ export class SessionTransport {
   readonly #connections = new Set<SseConnection>();
   #standalone: SseConnection | undefined;
   #nextStream = 1;
-  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Stops the keep-alive timer; set once the first stream opens. */
+  #stopKeepAlive: (() => void) | undefined;
   #closed = false;
 
   constructor(options: SessionTransportOptions) {
@@ -114,7 +114,7 @@ export class SessionTransport {
       this.#requests.set(message.id, stream);
     }
     if (protocolVersion !== undefined && this.#primes(protocolVersion)) {
-      connection.write(`id: ${this.#store.storeEvent(stream.id, {})}\ndata: \n\n`);
+      connection.write(sseEvent({ id: this.#store.storeEvent(stream.id, {}), data: '' }));
     }
     const response = this.#sseResponse(connection);
     for (const inbound of inbounds) this.#options.onMessage(inbound.message);
@@ -152,7 +152,7 @@ export class SessionTransport {
         stream.unanswered -= 1;
       }
       if (connection === undefined) return;
-      connection.write(sseEvent(eventId, message));
+      connection.write(messageEvent(eventId, message));
       if (isResponse && stream.unanswered === 0) this.#disconnect(connection);
       return;
     }
@@ -161,15 +161,15 @@ export class SessionTransport {
       return;
     }
     const eventId = this.#store.storeEvent(STANDALONE, message);
-    this.#standalone?.write(sseEvent(eventId, message));
+    this.#standalone?.write(messageEvent(eventId, message));
   }
 
   /** Ends every open stream; later sends are dropped. Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
-    this.#keepAlive = undefined;
+    this.#stopKeepAlive?.();
+    this.#stopKeepAlive = undefined;
     for (const connection of this.#connections) connection.end();
     this.#connections.clear();
     this.#requests.clear();
@@ -191,7 +191,7 @@ export class SessionTransport {
       if (this.#standalone === connection) this.#standalone = undefined;
       if (request?.connection === connection) request.connection = undefined;
     });
-    this.#store.replayEventsAfter(lastEventId, { send: (eventId, message) => connection.write(sseEvent(eventId, message)) });
+    this.#store.replayEventsAfter(lastEventId, { send: (eventId, message) => connection.write(messageEvent(eventId, message)) });
     if (streamId === STANDALONE) this.#standalone = connection;
     else if (request !== undefined) request.connection = connection;
     else this.#disconnect(connection); // its response was sent: the replay was all there is
@@ -218,23 +218,14 @@ export class SessionTransport {
       return connection;
     }
     this.#connections.add(connection);
-    if (this.#keepAlive === undefined) this.#startKeepAlive();
+    // One timer per session, armed with its first stream and stopped by close().
+    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
     return connection;
   }
 
   #disconnect(connection: SseConnection): void {
     this.#connections.delete(connection);
     connection.end();
-  }
-
-  /** One timer per session, armed with its first stream and stopped by close(). */
-  #startKeepAlive(): void {
-    const period = this.#options.keepAliveMs ?? KEEP_ALIVE_MS;
-    if (!(period > 0)) return;
-    this.#keepAlive = setInterval(() => {
-      for (const connection of this.#connections) connection.write(': keepalive\n\n');
-    }, period);
-    this.#keepAlive.unref?.();
   }
 
   #sseResponse(connection: SseConnection): Response {

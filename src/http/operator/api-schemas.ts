@@ -1,6 +1,7 @@
 /** @module The zod schemas of the operator API's bodies and queries: the handlers validate with them and the OpenAPI document is generated from them. */
 
-import { z } from 'zod';
+// From @hono/zod-openapi: its z is zod extended with .openapi(), which must happen before any schema here is built.
+import { z } from '@hono/zod-openapi';
 
 import { OPEN_STATES, SETTLED_STATES } from '../../broker/question.js';
 import type { QuestionMethod, QuestionState } from '../../broker/question.js';
@@ -45,6 +46,7 @@ export const answerRequestSchema = z
   })
   .strict()
   .meta({
+    id: 'AnswerRequest',
     description: 'An operator\'s answer. Elicitation: {"action":"accept","content":{…}} (form), {"action":"accept"} (URL mode), {"action":"decline"}, {"action":"cancel"}. Sampling: {"action":"accept","result":{"role":"assistant","content":{"type":"text","text":"…"},"model":"operator","stopReason":"endTurn"}}.',
   });
 
@@ -70,28 +72,30 @@ export const questionViewSchema = z
     updatedAt: isoTime,
     settledAt: isoTime.optional(),
   })
-  .meta({ description: 'A question, as every operator surface shows it.' });
+  .meta({ id: 'Question', description: 'A question, as every operator surface shows it.' });
 
-export const auditEntrySchema = z.looseObject({
-  questionId: z.string(),
-  at: isoTime,
-  actor: z.string().describe('host:<session>, operator:<name> or gateway.'),
-  action: z.string().describe('created, delivered, answered, declined, cancelled, expired, abandoned, rejected-answer, …'),
-  detail: jsonObject.optional(),
-});
+export const auditEntrySchema = z
+  .looseObject({
+    questionId: z.string(),
+    at: isoTime,
+    actor: z.string().describe('host:<session>, operator:<name> or gateway.'),
+    action: z.string().describe('created, delivered, answered, declined, cancelled, expired, abandoned, rejected-answer, …'),
+    detail: jsonObject.optional(),
+  })
+  .meta({ id: 'AuditEntry' });
 
 export const questionDetailSchema = z.looseObject({
   question: questionViewSchema,
   audit: z.array(auditEntrySchema).describe('Oldest first.'),
   runId: z.string().optional().describe('The composite run whose step asked this question (GET /api/runs/{runId}), when a composite asked it.'),
   runStepId: z.string().optional().describe('The step of that run that asked it.'),
-});
+}).meta({ id: 'QuestionDetail' });
 
-export const answeredSchema = z.looseObject({ question: questionViewSchema });
+export const answeredSchema = z.looseObject({ question: questionViewSchema }).meta({ id: 'Answered' });
 
 export const questionEventSchema = z
   .looseObject({ type: z.enum(['created', 'updated']), question: questionViewSchema })
-  .meta({ description: 'The data of a `created` or `updated` event on /api/questions/events.' });
+  .meta({ id: 'QuestionEvent', description: 'The data of a `created` or `updated` event on /api/questions/events.' });
 
 export const stepSchema = z
   .looseObject({
@@ -107,7 +111,7 @@ export const stepSchema = z
     questionId: z.string().optional().describe('The broker question it asked (GET /api/questions/{questionId}).'),
     output: z.unknown().optional().describe('What later steps\' templates see of this step.'),
   })
-  .meta({ description: 'One step of a composite run.' });
+  .meta({ id: 'RunStep', description: 'One step of a composite run.' });
 
 export const runSchema = z
   .looseObject({
@@ -121,7 +125,7 @@ export const runSchema = z
     startedAt: isoTime,
     finishedAt: isoTime.optional(),
   })
-  .meta({ description: 'A composite run: every step with its timings, outcome, answer and output.' });
+  .meta({ id: 'Run', description: 'A composite run: every step with its timings, outcome, answer and output.' });
 
 export const runSummarySchema = z
   .looseObject({
@@ -137,7 +141,7 @@ export const runSummarySchema = z
     stepStates: z.partialRecord(z.enum(STEP_STATES), z.number().int().min(1)).describe('How many steps are in each state (states with none left out).'),
     questionIds: z.array(z.string()).describe('The broker questions its steps asked.'),
   })
-  .meta({ description: 'A composite run as GET /api/runs lists it: the run without its steps\' details.' });
+  .meta({ id: 'RunSummary', description: 'A composite run as GET /api/runs lists it: the run without its steps\' details.' });
 
 export const errorBodySchema = z.looseObject({
   error: z.object({
@@ -145,13 +149,17 @@ export const errorBodySchema = z.looseObject({
     message: z.string(),
     field: z.string().optional().describe('The offending field, parameter or answer path, when there is one.'),
   }),
-  question: questionViewSchema.optional().describe('With ALREADY_SETTLED: the record as it stands.'),
-});
+  // A description here would make the generator inline Question instead of referring to it: the schema's says it.
+  question: questionViewSchema.optional(),
+}).meta({ id: 'Error', description: 'An error of the catalogue in docs/operator-api.md; `question` comes with ALREADY_SETTLED: the record as it stands.' });
+
+/** How the OpenAPI document describes a repeatable query parameter (`state=a&state=b`). */
+const REPEATABLE = { param: { style: 'form', explode: true } } as const;
 
 /** The query of GET /api/questions, after `state` is split on commas and `limit` turned into a number. */
 export const listQuerySchema = z
   .object({
-    state: z.array(z.enum(QUESTION_STATES)).min(1).optional().describe('Repeatable, or comma-separated: state=pending,delivered.'),
+    state: z.array(z.enum(QUESTION_STATES)).min(1).optional().describe('Repeatable, or comma-separated: state=pending,delivered.').meta(REPEATABLE),
     upstream: z.string().min(1).optional(),
     tool: z.string().min(1).optional(),
     answeredBy: z.enum(ANSWERER_KINDS).optional().describe('The kind of answerer.'),
@@ -164,14 +172,14 @@ export const listQuerySchema = z
 /** The query of GET /api/runs, after `state` is split on commas and `limit` turned into a number. */
 export const runListQuerySchema = z
   .object({
-    state: z.array(z.enum(RUN_STATES)).min(1).optional().describe('Repeatable, or comma-separated: state=completed,failed.'),
+    state: z.array(z.enum(RUN_STATES)).min(1).optional().describe('Repeatable, or comma-separated: state=completed,failed.').meta(REPEATABLE),
     composite: z.string().min(1).optional().describe('The composite tool\'s name, exactly.'),
     limit: z.number().int().min(1).max(1000).optional().describe('Newest first; at most this many (default 100).'),
     before: isoTime.optional().describe('Only runs started strictly before this time (paging backwards).'),
   })
   .strict();
 
-/** The named schemas of the document's `components.schemas`. */
+/** The named schemas of the document's `components.schemas` (each carries its name as its zod `id`). */
 export const COMPONENT_SCHEMAS = {
   Question: questionViewSchema,
   QuestionDetail: questionDetailSchema,

@@ -55,9 +55,32 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 export function operatorError(
   code: OperatorErrorCode,
   message: string,
-  options: { field?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  options: ProblemOptions = {},
 ): Response {
   const error: OperatorErrorBody['error'] = { code, message };
   if (options.field !== undefined) error.field = options.field;
   return jsonResponse({ error, ...options.extra }, OPERATOR_ERRORS[code].status, options.headers);
+}
+
+export interface ProblemOptions {
+  field?: string;
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+}
+
+/** A catalogue error thrown by a handler or middleware; the app's one `onError` turns it into its response. */
+export class OperatorProblem extends Error {
+  readonly code: OperatorErrorCode;
+  readonly options: ProblemOptions;
+
+  constructor(code: OperatorErrorCode, message: string, options: ProblemOptions = {}) {
+    super(message);
+    this.name = 'OperatorProblem';
+    this.code = code;
+    this.options = options;
+  }
+
+  get response(): Response {
+    return operatorError(this.code, this.message, this.options);
+  }
 }

@@ -2,6 +2,7 @@
 
 import type { OperatorDesk, QuestionEvent } from '../../broker/operator-desk.js';
 import { SseConnection } from '../sse-connection.js';
+import { sseJsonEvent, startSseKeepAlive } from '../sse-frame.js';
 import { API_HEADERS } from './operator-errors.js';
 import { toQuestionView } from './question-view.js';
 
@@ -21,10 +22,8 @@ export interface OpenEventStream {
   end(): void;
 }
 
-function sseEvent(type: string, data: unknown): string {
-  // JSON.stringify never emits a raw newline, so the data is one `data:` line.
-  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-}
+/** The client's reconnection delay, sent with the first event. */
+const RETRY_MS = 2000;
 
 /**
  * Subscribes to the desk and answers with the stream. The first event is `ready` (with the server's time, so the
@@ -33,20 +32,20 @@ function sseEvent(type: string, data: unknown): string {
  */
 export function openEventStream({ desk, now, keepAliveMs, onEnd }: EventStreamOptions): OpenEventStream {
   let ended = false;
-  // Runs only once the response exists (the client leaving, or end()), so `timer` and `unsubscribe` are set by then.
+  // Runs only once the response exists (the client leaving, or end()), so `stopKeepAlive` and `unsubscribe` are set by then.
   const cleanup = () => {
     if (ended) return;
     ended = true;
-    clearInterval(timer);
+    stopKeepAlive();
     unsubscribe();
     onEnd?.();
   };
   const connection = new SseConnection(cleanup);
-  connection.write(`retry: 2000\n${sseEvent('ready', { serverTime: now().toISOString() })}`);
+  connection.write(sseJsonEvent({ serverTime: now().toISOString() }, { event: 'ready', retry: RETRY_MS }));
   const unsubscribe = desk.subscribe((event: QuestionEvent) => {
-    connection.write(sseEvent(event.type, { type: event.type, question: toQuestionView(event.question) }));
+    connection.write(sseJsonEvent({ type: event.type, question: toQuestionView(event.question) }, { event: event.type }));
   });
-  const timer = setInterval(() => connection.write(': keep-alive\n\n'), keepAliveMs);
+  const stopKeepAlive = startSseKeepAlive(() => [connection], { periodMs: keepAliveMs, text: 'keep-alive' });
   const response = new Response(connection.body, {
     status: 200,
     headers: { ...API_HEADERS, 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
