@@ -1,15 +1,10 @@
-/** @module Tests of loading config files: one-line errors that point at the right line, and the bundled switchboard.yaml. */
+/** @module Tests of config errors: one line that names the file, the line and the key, and the parts a ConfigError exposes. */
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, parseConfigText } from './load.js';
-
-/** Lines joined with "\n", so each case shows plainly which line is which. */
-const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
+import { ConfigError, parseConfigText } from './load.js';
+import { assertConfigError } from './testing/assert-config-error.js';
+import { yaml } from './testing/config-text.js';
 
 const BAD_CASES: { name: string; text: string; message: string }[] = [
   {
@@ -271,21 +266,11 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
 
 describe('parseConfigText: bad configs give one line that points at the problem', () => {
   for (const { name, text, message } of BAD_CASES) {
-    test(name, () => {
-      assert.throws(
-        () => parseConfigText(text, 'bad.yaml', { env: {} }),
-        (error: unknown) => {
-          assert.ok(error instanceof ConfigError, `not a ConfigError: ${String(error)}`);
-          assert.equal(error.message, message);
-          assert.doesNotMatch(error.message, /\n/);
-          return true;
-        },
-      );
-    });
+    test(name, () => assertConfigError(() => parseConfigText(text, 'bad.yaml', { env: {} }), message));
   }
 });
 
-describe('parseConfigText', () => {
+describe('parseConfigText: the error', () => {
   test('ConfigError exposes its parts', () => {
     const error = (() => {
       try {
@@ -301,160 +286,5 @@ describe('parseConfigText', () => {
     assert.equal(error.line, 2);
     assert.equal(error.path, 'upstreams.desk.sharing');
     assert.equal(error.reason, 'must be one of per-session, shared (got "x")');
-  });
-
-  test('relative cwd is resolved against the config folder, not the working directory', () => {
-    const config = parseConfigText(yaml('upstreams:', '  desk: { command: node, cwd: ../tools }'), '/srv/switchboard/conf/sb.yaml', { env: {} });
-    assert.equal(config.source, '/srv/switchboard/conf/sb.yaml');
-    const [desk] = config.upstreams;
-    assert.equal(desk?.kind, 'stdio');
-    assert.equal(desk.kind === 'stdio' ? desk.cwd : undefined, '/srv/switchboard/tools');
-  });
-
-  test('args are not resolved, and ${VAR} is not expanded outside env, headers, args and url', () => {
-    const config = parseConfigText(
-      yaml('upstreams:', '  desk:', '    command: ${TOOL}', '    args: [./x.js, "${TOOL}"]', '    cwd: ${TOOL}'),
-      '/cfg/sb.yaml',
-      { env: { TOOL: 'node' } },
-    );
-    const [desk] = config.upstreams;
-    assert.ok(desk?.kind === 'stdio');
-    assert.equal(desk.command, '${TOOL}');
-    assert.deepEqual(desk.args, ['./x.js', 'node']);
-    assert.equal(desk.cwd, '/cfg/${TOOL}');
-  });
-
-  test('${VAR} reads process.env by default', () => {
-    const key = 'SWITCHBOARD_CONFIG_TEST_HOST';
-    process.env[key] = '127.0.0.1:4555';
-    try {
-      const config = parseConfigText(yaml('upstreams:', `  remote: { url: "http://\${${key}}/mcp" }`), 'sb.yaml');
-      assert.equal(config.upstreams[0]?.kind === 'streamable-http' ? config.upstreams[0].url : undefined, 'http://127.0.0.1:4555/mcp');
-    } finally {
-      delete process.env[key];
-    }
-  });
-
-  test('listen accepts :PORT and a quoted [IPv6]:PORT as plain YAML scalars', () => {
-    const listenOf = (line: string) => parseConfigText(yaml(line, 'upstreams:', '  desk: { command: node }'), '/cfg/sb.yaml', { env: {} }).listen;
-    assert.deepEqual(listenOf('listen: :4000'), { host: '127.0.0.1', port: 4000 });
-    assert.deepEqual(listenOf('listen: "[::1]:4000"'), { host: '::1', port: 4000 });
-    assert.deepEqual(listenOf('listen: 0.0.0.0:0'), { host: '0.0.0.0', port: 0 });
-  });
-
-  test('defaults fill every optional key', () => {
-    const config = parseConfigText(yaml('upstreams:', '  remote: { url: "https://mcp.example.test/mcp" }'), '/cfg/sb.yaml', { env: {} });
-    assert.deepEqual(config, {
-      source: '/cfg/sb.yaml',
-      listen: { host: '127.0.0.1', port: 3939 },
-      upstreams: [
-        {
-          kind: 'streamable-http',
-          name: 'remote',
-          sharing: 'per-session',
-          tools: { deny: [], rename: {} },
-          requestTimeoutMs: 300_000,
-          connectTimeoutMs: 30_000,
-          era: 'auto',
-          inputRequired: { maxRounds: 8, deadlineMs: 300_000 },
-          url: 'https://mcp.example.test/mcp',
-          headers: {},
-        },
-      ],
-      naming: { strategy: 'prefix-on-conflict', separator: '_' },
-      http: {
-        allowedHosts: [],
-        allowedOrigins: [],
-        maxBodyBytes: 4 * 1024 * 1024,
-        sessionIdleTimeoutMs: 30 * 60_000,
-        maxJsonDepth: 64,
-        maxSessions: 10_000,
-        maxSessionsPerPrincipal: 1_000,
-        maxStandIns: 256,
-        headersTimeoutMs: 10_000,
-        requestTimeoutMs: 60_000,
-        maxConnections: 10_000,
-      },
-      pageSize: 100,
-      retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
-      questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
-      console: { enabled: true },
-      store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
-      requestState: {},
-      log: { format: 'text' },
-      composites: [],
-    });
-  });
-
-  test('question routing per upstream and per tool, the console token from ${VAR}, a memory store', () => {
-    const config = parseConfigText(
-      yaml(
-        'questions: { route: both, timeout: 2m }',
-        'console: { token: "${OPERATOR_TOKEN}" }',
-        'store: { type: memory }',
-        'upstreams:',
-        '  desk:',
-        '    command: node',
-        '    questions: { route: host, tools: { restart_service: { route: operator, timeout: 30s } } }',
-      ),
-      '/cfg/sb.yaml',
-      { env: { OPERATOR_TOKEN: 'a-long-operator-token' } },
-    );
-    assert.deepEqual(config.questions, { route: 'both', timeoutMs: 120_000, sampling: 'host', consent: 'host' });
-    assert.deepEqual(config.console, { enabled: true, token: 'a-long-operator-token' });
-    assert.deepEqual(config.store, { kind: 'memory' });
-    assert.deepEqual(config.upstreams[0]?.questions, { route: 'host', tools: { restart_service: { route: 'operator', timeoutMs: 30_000 } } });
-    assert.throws(() => parseConfigText(yaml('console: { token: short }', 'upstreams:', '  d: { command: node }'), '/cfg/sb.yaml', { env: {} }), /console\.token: must be at least 16/);
-    assert.throws(() => parseConfigText(yaml('questions: { route: maybe }', 'upstreams:', '  d: { command: node }'), '/cfg/sb.yaml', { env: {} }), /questions\.route/);
-  });
-
-  test('parsed configs do not share default lists', () => {
-    const text = yaml('upstreams:', '  desk: { command: node }');
-    const first = parseConfigText(text, '/cfg/a.yaml', { env: {} });
-    first.http.allowedHosts.push('mutated');
-    first.upstreams[0]?.tools.deny.push('mutated');
-    const second = parseConfigText(text, '/cfg/b.yaml', { env: {} });
-    assert.deepEqual(second.http.allowedHosts, []);
-    assert.deepEqual(second.upstreams[0]?.tools.deny, []);
-  });
-});
-
-describe('loadConfig', () => {
-  test('a missing file is a ConfigError naming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'switchboard-config-'));
-    try {
-      const path = join(dir, 'absent.yaml');
-      await assert.rejects(loadConfig(path), (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
-        assert.equal(error.message, `${path}: cannot read: no such file`);
-        return true;
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  test('errors name the file as it was given', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'switchboard-config-'));
-    try {
-      const path = join(dir, 'sb.yaml');
-      writeFileSync(path, yaml('upstreams:', '  desk: { command: node }', 'pageSize: lots'));
-      await assert.rejects(loadConfig(path), { message: `${path}:3: pageSize: must be a number (got "lots")` });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  test('the bundled switchboard.yaml loads and runs the incident desk from the repo root', async () => {
-    const root = fileURLToPath(new URL('../../', import.meta.url));
-    const config = await loadConfig(join(root, 'switchboard.yaml'), { env: {} });
-    assert.deepEqual(config.listen, { host: '127.0.0.1', port: 3939 });
-    assert.equal(config.upstreams.length, 1);
-    const [desk] = config.upstreams;
-    assert.ok(desk?.kind === 'stdio');
-    assert.equal(desk.name, 'desk');
-    assert.equal(desk.command, 'node');
-    assert.deepEqual(desk.args, ['bin/incident-desk.mjs']);
-    assert.equal(desk.cwd, resolve(root));
   });
 });
