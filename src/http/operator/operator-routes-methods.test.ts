@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { LogLevel } from '../../gateway/logger.js';
+import { loggerFrom } from '../../gateway/logger.js';
 import { createOperatorRoutes } from './operator-routes.js';
 import { FakeOperatorDesk } from './testing/fake-desk.js';
 
@@ -13,7 +14,7 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 function setup() {
   const desk = new FakeOperatorDesk();
   const logs: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-  const routes = createOperatorRoutes({ desk, token: TOKEN, logger: { log: (level, message, fields) => logs.push({ level, message, fields }) } });
+  const routes = createOperatorRoutes({ desk, token: TOKEN, logger: loggerFrom((level, message, fields) => logs.push({ level, message, fields })) });
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await routes.handle(new Request(`http://127.0.0.1:3939${path}`, init));
     assert.ok(response, `${path} should be an operator path`);

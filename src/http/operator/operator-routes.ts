@@ -1,5 +1,6 @@
 /** @module The operator surfaces as one OpenAPIHono app: the REST API, its live events, its OpenAPI document and the web console, with one onError. */
 
+import { systemClock } from '../../core/clock.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -98,7 +99,7 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
   const { desk } = options;
   const runs = options.runs ?? NO_RUNS;
   const logger = redactingLogger(options.logger ?? silentLogger, options.token);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (() => systemClock.date());
   const authorized = createBearerCheck(options.token);
   const assets = createConsoleAssets(options.consoleDir);
   const streams = new Set<OpenEventStream>();
