@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { EXCEPTIONS, LAYERS, globToRegex, rulesFor } from '../../.dependency-cruiser.mjs';
+import { LAYERS, globToRegex, rulesFor } from '../../.dependency-cruiser.mjs';
 import { cruiseTree, REPO_ROOT, violationsOf } from './testing/cruise.js';
 
 /** The fixture: path → source. Each offending import is named by the rule it breaks. */
@@ -40,11 +40,13 @@ for (const [path, text] of Object.entries(TREE)) {
   writeFileSync(join(root, path), text);
 }
 symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
-const result = await cruiseTree(root, rulesFor(LAYERS, EXCEPTIONS), false);
+/** The fixture's own exception (the live list changes as exceptions are removed). */
+const FIXTURE_EXCEPTIONS = [{ from: 'src/broker/broker.ts', to: ['src/gateway/logger.ts'], why: 'the fixture\'s listed exception', removedBy: 'never' }];
+const result = await cruiseTree(root, rulesFor(LAYERS, FIXTURE_EXCEPTIONS), false);
 
 test('each offending import of the fixture breaks its rule, and nothing else is reported', () => {
   assert.deepEqual(violationsOf(result, () => true), [
-    'layer:broker: src/broker/broker.ts → src/gateway/other.ts',
+    'layer:questions: src/broker/broker.ts → src/gateway/other.ts',
     'layer:gateway: src/gateway/up.ts → src/http/edge.ts',
     'layer:gateway:tests: src/gateway/up.test.ts → src/cli/cmd.ts',
     'layer:memory store: src/store/memory/m.ts → src/store/sqlite/s.ts',
