@@ -80,7 +80,17 @@ export const LAYERS = [
   },
   {
     layer: 'router',
-    rooms: [{ name: 'router', globs: ['src/router/*'], holds: 'the era-neutral hub, so far: the call registry (one owner per host call) and attribution of upstream questions to calls' }],
+    rooms: [
+      {
+        name: 'router',
+        globs: ['src/router/*'],
+        holds: 'the era-neutral hub, so far: the call registry (one owner per host call), attribution of upstream questions to calls, the fan-out of what upstreams send to host sessions',
+      },
+    ],
+  },
+  {
+    layer: 'upstream pool',
+    rooms: [{ name: 'upstream', globs: ['src/upstream/*'], holds: 'the client side, so far: the pool (links per host session or shared, the startup probe, backoff, health)' }],
   },
   {
     layer: 'questions',
@@ -206,6 +216,33 @@ export const EXCEPTIONS = [
     to: ['src/store/memory/memory-question-store.ts'],
     why: 'composite tools are tested with a broker over the memory store',
     removedBy: 'the tree move: composite-tools becomes router/composites.ts, tested over a store fake (7.4, 7.6)',
+  },
+  {
+    from: 'src/router/notifications.ts',
+    to: ['src/gateway/logger.ts'],
+    why: 'the fan-out logs what it drops through the gateway\'s Logger contract',
+    removedBy: 'the tree move: gateway/logger.ts becomes core/log.ts (7.4)',
+  },
+  {
+    from: 'src/upstream/pool.ts',
+    to: [
+      'src/gateway/upstream-link.ts',
+      'src/gateway/upstream-status.ts',
+      'src/gateway/upstream-connect.ts',
+      'src/gateway/upstream-fault.ts',
+      'src/gateway/upstream-session.ts',
+      'src/gateway/probe.ts',
+      'src/gateway/first-probes.ts',
+      'src/gateway/catalog.ts',
+    ],
+    why: 'the pool opens upstream sessions through the links, status, connect and probe of gateway/, which are the client side',
+    removedBy: 'the tree move: gateway/upstream-*.ts, probe.ts and first-probes.ts go to upstream/, fetchAll to upstream/list-all.ts (7.4)',
+  },
+  {
+    from: 'src/upstream/pool.ts',
+    to: ['src/gateway/errors.ts', 'src/gateway/logger.ts', 'src/gateway/contracts.ts'],
+    why: 'the pool raises GW_ERR_* errors, logs through the Logger contract and reports health as the HealthReport the edges see',
+    removedBy: 'the tree move: gateway/errors.ts, logger.ts and contracts.ts become core/errors/gateway.ts, core/log.ts and core/ports/host-contracts.ts (7.4)',
   },
   {
     from: 'src/metrics/metrics-route.ts',

@@ -1,6 +1,6 @@
 /**
- * @module The gateway: host sessions in front of the configured upstreams, the startup probe and
- * health, and the dispatch of what each upstream session sends back to the host session it belongs to.
+ * @module The gateway's composition: host sessions (legacy and 2026-07-28) in front of the upstream pool, with the
+ * call registry, attribution and the fan-out of what upstreams send back wired between them.
  */
 
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -8,12 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
 import { gatewayServerCapabilities } from '../protocol/capabilities.js';
 import { gatewayTaskCapabilities } from '../protocol/tasks.js';
-import { ProtocolError } from '../protocol/errors.js';
-import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import type { RequestEnvelope } from '../protocol/request-envelope.js';
-import { upstreamEnvelope } from '../protocol/request-envelope.js';
-import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport, TransportPurpose } from '../transport/transport.js';
 import type { HandleKeyRing } from '../bridge/handle-keys.js';
 import { deriveHandleKey, handleKeyRing } from '../bridge/handle-keys.js';
@@ -26,28 +22,22 @@ import type { CompositeDefinition } from '../composite/definition.js';
 import type { RunRecorder } from '../composite/run-store.js';
 import { CompositeTools } from './composite-tools.js';
 import { GatewayError } from './errors.js';
-import { firstProbesSettled } from './first-probes.js';
 import { GatewayHostSession } from './host-session.js';
 import type { Logger } from './logger.js';
-import type { ProbeReport, ProbeResult } from './probe.js';
-import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
+import { SWITCHBOARD_INFO } from './probe.js';
 import { QuestionPolicy } from './question-policy.js';
 import { SessionLimits } from './session-limits.js';
-import { connectUpstream } from './upstream-connect.js';
-import { isUpstreamsOwnFailure } from './upstream-fault.js';
-import { UpstreamLink } from './upstream-link.js';
-import { fetchAll } from './catalog.js';
-import type { InitializeParams, UpstreamHandlers, UpstreamSession } from './upstream-session.js';
-import { UpstreamStatus } from './upstream-status.js';
+import type { UpstreamHandlers, UpstreamSession } from './upstream-session.js';
 import { UrlElicitationRegistry } from './url-elicitations.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { Clock } from '../core/clock.js';
-import { CountingIds, systemClock } from '../core/clock.js';
-import type { Attributed } from '../router/attribution.js';
+import { systemClock } from '../core/clock.js';
 import { CallAttribution } from '../router/attribution.js';
 import { CallRegistry } from '../router/calls.js';
 import { QuestionDesk } from '../questions/desk.js';
+import { UpstreamNotifications } from '../router/notifications.js';
+import { UpstreamPool } from '../upstream/pool.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -74,13 +64,6 @@ export interface GatewayOptions {
   clock?: Clock;
 }
 
-const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
-const CACHE_KEYS: Record<string, string[]> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/prompts/list_changed': ['prompts'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
-};
-
 class Gateway implements GatewayHandle {
   readonly ready: Promise<void>;
   /** Host sessions of the HTTP edge and the stand-ins, counted together under the config's caps. */
@@ -90,20 +73,13 @@ class Gateway implements GatewayHandle {
   #config: NormalizedConfig;
   #options: GatewayOptions;
   #logger: Logger;
-  #status = new Map<string, UpstreamStatus>();
-  #shared = new Map<string, UpstreamLink>();
   #sessions = new Map<string, GatewayHostSession>();
   /** Every host call in flight, and which host owns each per-session upstream session. */
   #calls: CallRegistry<GatewayHostSession, UpstreamSession>;
-  #attribution: CallAttribution<GatewayHostSession, UpstreamSession>;
-  /** Numbers the upstream sessions this gateway opens (their keys). */
-  #ids = new CountingIds();
   /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
-  #retryTimers = new Set<NodeJS.Timeout>();
-  /** Each upstream's tool names as its last probe listed them (composites are checked against them). */
-  #toolNames = new Map<string, string[]>();
-  #closed = false;
+  /** The upstreams: their links, status and backoff, the startup probe. */
+  #pool: UpstreamPool<GatewayHostSession>;
   #questions: { broker: QuestionDesk; policy: QuestionPolicy };
   /** Whether the desk is the gateway's own (then the gateway closes it). */
   #ownBroker: boolean;
@@ -119,7 +95,20 @@ class Gateway implements GatewayHandle {
     this.#logger = options.logger;
     const clock = options.clock ?? systemClock;
     this.#calls = new CallRegistry(clock);
-    this.#attribution = new CallAttribution(this.#calls, clock);
+    const notifications = new UpstreamNotifications<GatewayHostSession, UpstreamSession>({
+      calls: this.#calls,
+      attribution: new CallAttribution(this.#calls, clock),
+      urlElicitations: this.#urlElicitations,
+      hosts: () => this.#sessions.values(),
+      unattributable: (message) => new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', message).toProtocolError(),
+      logger: options.logger,
+    });
+    const handlers: UpstreamHandlers = {
+      onRequestDone: (upstream, method, seconds, outcome) => options.metrics?.upstreamRequest(upstream.spec.name, method, seconds, outcome),
+      onRequest: (upstream, request, related) => notifications.request(upstream, request, related),
+      onNotification: (upstream, message, related) => notifications.notification(upstream, message, related),
+      onClose: (upstream, reason) => notifications.closed(upstream, reason),
+    };
     this.#ownBroker = options.questions === undefined;
     this.#questions = {
       broker: options.questions?.broker ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
@@ -127,14 +116,21 @@ class Gateway implements GatewayHandle {
     };
     this.#compositeDefinitions = config.composites;
     this.#composites = config.composites.length > 0 ? new CompositeTools(config.composites, { logger: options.logger, ...(options.runs ? { recorder: options.runs } : {}) }) : undefined;
-    for (const spec of config.upstreams) {
-      const status = new UpstreamStatus(spec, config.retry, clock);
-      this.#status.set(spec.name, status);
-      if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
-    }
-    const firstProbes = config.upstreams.map((spec) => ({ tried: this.#tryUpstream(spec), timeoutMs: spec.connectTimeoutMs }));
-    this.ready = Promise.all(firstProbes.map((probe) => probe.tried)).then(() => undefined);
-    this.#probed = firstProbesSettled(firstProbes);
+    this.#pool = new UpstreamPool({
+      upstreams: config.upstreams,
+      retry: config.retry,
+      openTransport: options.openTransport,
+      handlers,
+      logger: options.logger,
+      clock,
+      adopt: (session, host) => this.#calls.adopt(session, host),
+      listChanged: (method) => {
+        for (const host of this.#sessions.values()) if (!host.closed) host.listChanged(method);
+      },
+      metrics: options.metrics,
+    });
+    this.ready = this.#pool.ready;
+    this.#probed = this.#pool.probed;
     const { maxSessions, maxSessionsPerPrincipal } = config.http;
     this.sessionLimits = new SessionLimits(
       { maxSessions, maxSessionsPerPrincipal, maxStandIns: options.maxStandIns ?? config.http.maxStandIns },
@@ -181,7 +177,7 @@ class Gateway implements GatewayHandle {
       pageSize: this.#config.pageSize,
       logger: this.#logger,
       naming: this.#config.naming,
-      links: (host) => this.#linksFor(host),
+      links: (host) => this.#pool.linksFor(host),
       calls: this.#calls,
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
@@ -210,8 +206,8 @@ class Gateway implements GatewayHandle {
         const inner = step.kind === 'forEach' ? step.step : step;
         if (inner.kind !== 'tool') return;
         const where = `composites.${definition.name}.steps[${index}] (${step.id})`;
-        const names = this.#toolNames.get(inner.upstream);
-        if (this.#status.get(inner.upstream)?.report.state !== 'up' || names === undefined) {
+        const names = this.#pool.toolNames(inner.upstream);
+        if (this.#pool.report(inner.upstream)?.state !== 'up' || names === undefined) {
           unchecked.push(`${where}: upstream '${inner.upstream}' is not up, so its tool '${inner.tool}' cannot be checked yet`);
         } else if (!names.includes(inner.tool)) {
           const known = names.length > 0 ? names.join(', ') : 'no tools';
@@ -223,135 +219,15 @@ class Gateway implements GatewayHandle {
   }
 
   health(): HealthReport {
-    const upstreams = [...this.#status.values()].map((status) => status.report);
-    return { ready: upstreams.every((report) => report.state !== 'pending'), upstreams };
+    return this.#pool.health();
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    for (const timer of this.#retryTimers) clearTimeout(timer);
+    this.#pool.stopProbing();
     await this.#modern.close();
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
-    await Promise.all([...this.#shared.values()].map((link) => link.close()));
+    await this.#pool.close();
     if (this.#ownBroker) await this.#questions.broker.close();
-  }
-
-  // ---- upstream sessions --------------------------------------------------------------------------
-
-  #linksFor(host: GatewayHostSession): UpstreamLink[] {
-    return this.#config.upstreams.map((spec) => {
-      const shared = this.#shared.get(spec.name);
-      if (shared) return shared;
-      const status = this.#status.get(spec.name) as UpstreamStatus;
-      return new UpstreamLink(status, () => this.#openFor(spec, host));
-    });
-  }
-
-  async #openFor(spec: UpstreamSpec, host: GatewayHostSession): Promise<UpstreamSession> {
-    const init = host.initParamsFor(spec.name);
-    if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
-    const session = await this.#connect(spec, init, () => host.envelopeFor(spec.name), { adopt: (created) => this.#calls.adopt(created, host), hostInit: true });
-    // A 2026-07-28 upstream gets the level in each request's envelope instead.
-    if (session.era === 'legacy' && host.logLevel && isObject(session.serverCapabilities.logging)) {
-      await session.request('logging/setLevel', { level: host.logLevel }).catch(() => undefined);
-    }
-    return session;
-  }
-
-  /**
-   * A shared upstream session serves every host, so it cannot declare one host's capabilities: it
-   * declares what the gateway can relay, and each question is checked against the host it is
-   * attributed to (see README, "Sharing an upstream session").
-   */
-  #openShared(spec: UpstreamSpec): Promise<UpstreamSession> {
-    const init = { protocolVersion: LATEST_LEGACY_REVISION, capabilities: RELAYABLE_CAPABILITIES, clientInfo: SWITCHBOARD_INFO };
-    // A 2026-07-28 upstream gets each host's own envelope on its calls; this one is for lists and the like.
-    const envelope = upstreamEnvelope({ hostCapabilities: RELAYABLE_CAPABILITIES, hostRevision: LATEST_LEGACY_REVISION, clientInfo: SWITCHBOARD_INFO });
-    return this.#connect(spec, init, () => envelope);
-  }
-
-  /**
-   * Opens an upstream session. With `hostInit` (a host's own initialize params), only a failure of the
-   * upstream's own marks it down: what one host sent must not put the upstream into backoff for everyone.
-   */
-  async #connect(
-    spec: UpstreamSpec,
-    init: InitializeParams,
-    envelope: () => RequestEnvelope,
-    options: { adopt?: (session: UpstreamSession) => void; hostInit?: boolean } = {},
-  ): Promise<UpstreamSession> {
-    const { adopt } = options;
-    const status = this.#status.get(spec.name) as UpstreamStatus;
-    let session: UpstreamSession;
-    try {
-      session = await connectUpstream({
-        spec,
-        open: () => this.#options.openTransport(spec),
-        handlers: this.#handlers,
-        logger: this.#logger,
-        remembered: status.era,
-        init,
-        envelope,
-        ids: this.#ids,
-        ...(adopt ? { adopt } : {}),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (options.hostInit !== true || isUpstreamsOwnFailure(error)) this.#markDown(spec, reason);
-      throw error instanceof ProtocolError || error instanceof GatewayError
-        ? error
-        : new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${spec.name}' is unavailable: ${reason}`, { cause: error });
-    }
-    // A 2026-07-28 upstream tells its list changes on a listen stream only.
-    session.listenForChanges();
-    if (status.report.state !== 'up' || status.era !== session.era) this.#succeeded(status, probeReportOf(session));
-    this.#options.metrics?.upstreamState(spec.name, true);
-    return session;
-  }
-
-  /** Startup (and retry) probe: every upstream is tried once so health and capabilities are known. */
-  async #tryUpstream(spec: UpstreamSpec): Promise<void> {
-    if (this.#closed) return;
-    const status = this.#status.get(spec.name) as UpstreamStatus;
-    try {
-      const shared = this.#shared.get(spec.name);
-      const { toolNames, ...report } = shared
-        ? await shared.get().then(async (session): Promise<ProbeResult> => ({ ...probeReportOf(session), toolNames: await toolNamesOf(session) }))
-        : await probeUpstream(spec, () => this.#options.openTransport(spec, 'probe'), this.#logger, status.era);
-      if (toolNames) this.#toolNames.set(spec.name, toolNames);
-      this.#succeeded(status, report);
-      this.#options.metrics?.upstreamState(spec.name, true);
-      this.#logger.log('info', `upstream '${spec.name}' is up`, { era: report.era, protocolVersion: report.protocolVersion });
-    } catch (error) {
-      // A shared link's failed connect has already been recorded (and rescheduled) by #connect.
-      if (!this.#shared.has(spec.name)) this.#markDown(spec, error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /**
-   * Records an upstream as up. When it was not up before (its first probe ran out of time, or it was down), hosts
-   * answered without it learn that the merged lists changed: list_changed for each list it offers.
-   */
-  #succeeded(status: UpstreamStatus, report: ProbeReport): void {
-    const arrived = status.report.state !== 'up';
-    status.succeeded(report);
-    if (!arrived) return;
-    for (const method of listChangesOf(report.capabilities)) {
-      for (const host of this.#sessions.values()) if (!host.closed) host.listChanged(method);
-    }
-  }
-
-  #markDown(spec: UpstreamSpec, reason: string): void {
-    const status = this.#status.get(spec.name) as UpstreamStatus;
-    const delay = status.failed(reason);
-    this.#options.metrics?.upstreamState(spec.name, false);
-    this.#logger.log('warn', `upstream '${spec.name}' is down: ${status.report.error ?? ''}; retrying in ${delay} ms`);
-    const timer = setTimeout(() => {
-      this.#retryTimers.delete(timer);
-      void this.#tryUpstream(spec);
-    }, delay);
-    timer.unref();
-    this.#retryTimers.add(timer);
   }
 
   #serverCapabilities(): JsonObject {
@@ -360,119 +236,18 @@ class Gateway implements GatewayHandle {
 
   /** What each upstream offered when last seen. */
   #upstreamCapabilities(): JsonObject[] {
-    return [...this.#status.values()].map((s) => s.report.capabilities).filter(isObject);
+    return this.#pool.reports().map((report) => report.capabilities).filter(isObject);
   }
 
   #instructions(): string | undefined {
-    const parts = [...this.#status.values()]
-      .map((s) => ({ name: s.spec.name, text: s.report.instructions }))
+    const parts = this.#pool
+      .reports()
+      .map((report) => ({ name: report.name, text: report.instructions }))
       .filter((p) => typeof p.text === 'string' && p.text.length > 0);
     return parts.length === 0 ? undefined : parts.map((p) => `[${p.name}] ${p.text}`).join('\n\n');
   }
-
-  // ---- what upstreams send back -------------------------------------------------------------------
-
-  #handlers: UpstreamHandlers = {
-    onRequestDone: (upstream, method, seconds, outcome) => this.#options.metrics?.upstreamRequest(upstream.spec.name, method, seconds, outcome),
-    onRequest: (upstream, request, related) => this.#onUpstreamRequest(upstream, request, related),
-    onNotification: (upstream, message, related) => this.#onUpstreamNotification(upstream, message, related),
-    onClose: (upstream, reason) => {
-      this.#logger.log('info', `upstream session ${upstream.key} ended: ${reason}`);
-      this.#urlElicitations.dropUpstream(upstream.key);
-      for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream);
-    },
-  };
-
-  /** Host sessions an upstream session serves: its owner, or every host for a shared one. */
-  #hostsOf(upstream: UpstreamSession): GatewayHostSession[] {
-    const owner = this.#calls.ownerOf(upstream);
-    if (owner) return owner.closed ? [] : [owner];
-    return [...this.#sessions.values()];
-  }
-
-  #onUpstreamRequest(upstream: UpstreamSession, request: JsonRpcRequest, relatedCallId: number | undefined): void {
-    const target = this.#attribution.question(upstream, { meta: request.params?._meta, relatedCallId }, (host) => host.callsWithOpenQuestions(upstream));
-    if (!target && request.method === 'ping') {
-      upstream.respond(request.id, {}); // a ping no host call explains is the gateway's to answer
-      return;
-    }
-    if (!target) {
-      const why = `cannot tell which host session ${request.method} from upstream '${upstream.spec.name}' belongs to`;
-      this.#logger.log('warn', why, { inFlight: this.#calls.onUpstream(upstream).length });
-      upstream.respondError(request.id, new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', `Not deliverable: ${why}`).toProtocolError());
-      return;
-    }
-    target.host.deliverQuestion(upstream, request, { callId: target.call?.upstreamId, relatedRequestId: target.call?.streamId, pause: target.pause });
-  }
-
-  #onUpstreamNotification(upstream: UpstreamSession, message: JsonRpcNotification, relatedCallId: number | undefined): void {
-    const params = message.params ?? {};
-    if (LIST_CHANGED.has(message.method)) {
-      for (const key of CACHE_KEYS[message.method] ?? []) upstream.listCache.delete(key);
-      for (const host of this.#hostsOf(upstream)) host.listChanged(message.method);
-      return;
-    }
-    switch (message.method) {
-      case 'notifications/subscriptions/acknowledged':
-        return; // the gateway's own listen stream to a 2026-07-28 upstream (upstream-session.ts) was accepted
-      case 'notifications/resources/updated':
-        for (const host of this.#hostsOf(upstream)) {
-          if (typeof params.uri === 'string' && host.isSubscribed(params.uri)) host.forward(message);
-        }
-        return;
-      case 'notifications/cancelled':
-        for (const host of this.#hostsOf(upstream)) {
-          if (host.withdrawQuestion(upstream, params.requestId, params.reason)) return;
-        }
-        return;
-      case 'notifications/tasks/status':
-        // Only to the host whose task it is (shared upstreams included), under that host's id for it.
-        for (const host of this.#hostsOf(upstream)) {
-          if (host.taskStatus(upstream, message)) return;
-        }
-        this.#logger.log('debug', `dropping ${message.method} from upstream '${upstream.spec.name}': no host session has task ${JSON.stringify(params.taskId)}`);
-        return;
-      case 'notifications/elicitation/complete': {
-        // Only to the host that received that elicitation (shared upstreams included); anyone else must never see it.
-        const id = params.elicitationId;
-        const target = typeof id === 'string' ? this.#urlElicitations.take(upstream.key, id) : undefined;
-        if (target && !target.host.closed) target.host.elicitationComplete(message, target.relatedRequestId);
-        else this.#logger.log('debug', `dropping ${message.method} from upstream '${upstream.spec.name}': no host session is waiting for elicitation ${JSON.stringify(id)}`);
-        return;
-      }
-      case 'notifications/message': {
-        const target = this.#attribution.notification(upstream, { meta: params._meta, relatedCallId }, (host) => host.callsWithOpenQuestions(upstream));
-        if (target) target.host.forward(message, relatedId(target));
-        else this.#logger.log('debug', `dropping a log line of shared upstream '${upstream.spec.name}' no host call explains`);
-        return;
-      }
-      default: {
-        const owner = this.#calls.ownerOf(upstream);
-        if (owner) owner.forward(message);
-        else this.#logger.log('debug', `dropping ${message.method} from shared upstream '${upstream.spec.name}'`);
-      }
-    }
-  }
-}
-
-/** The list_changed notifications for the lists an upstream offering `capabilities` adds to the merged ones. */
-function listChangesOf(capabilities: unknown): string[] {
-  if (!isObject(capabilities)) return [];
-  return (['tools', 'prompts', 'resources'] as const).filter((list) => isObject(capabilities[list])).map((list) => `notifications/${list}/list_changed`);
-}
-
-/** The host request whose stream carries what belongs to an attributed call. */
-function relatedId(target: Attributed<GatewayHostSession, UpstreamSession>): JsonRpcId | undefined {
-  return target.call?.streamId;
 }
 
 export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {
   return new Gateway(config, options);
-}
-
-/** The names of an open session's tools (none when it offers no tools or cannot list them). */
-async function toolNamesOf(session: UpstreamSession): Promise<string[] | undefined> {
-  if (!isObject(session.serverCapabilities.tools)) return undefined;
-  const tools = await fetchAll(session, 'tools').catch(() => undefined);
-  return tools?.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []));
 }
