@@ -4,23 +4,15 @@
  */
 
 import type { NamingStrategy, ToolFilter } from '../config/types.js';
-import { readCacheHints } from '../protocol/cache-hints.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import { applyNaming } from './naming.js';
 import type { UpstreamLink } from './upstream-link.js';
-import type { UpstreamSession } from './upstream-session.js';
+import type { ListKind } from './list-all.js';
+import { LIST_METHOD, fetchAll } from './list-all.js';
 
-export type ListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
-
-export const LIST_METHOD: Record<ListKind, string> = {
-  tools: 'tools/list',
-  prompts: 'prompts/list',
-  resources: 'resources/list',
-  resourceTemplates: 'resources/templates/list',
-};
 
 const CAPABILITY_FOR: Record<ListKind, string> = {
   tools: 'tools',
@@ -28,9 +20,6 @@ const CAPABILITY_FOR: Record<ListKind, string> = {
   resources: 'resources',
   resourceTemplates: 'resources',
 };
-
-/** Upper bound on pages fetched from one upstream for one list (guards against cursor loops). */
-export const MAX_PAGES = 1000;
 
 export interface Route {
   link: UpstreamLink;
@@ -45,48 +34,6 @@ export interface CatalogOptions {
   logger: Logger;
 }
 
-/** The longest a timer can wait (Node fires longer ones at once). */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/**
- * Fetches every page of a list from one upstream session, cached on the session: until list_changed for a
- * legacy upstream; for as long as every page's `ttlMs` allows for a 2026-07-28 one (which sends no
- * list_changed without a subscription; 0 or a missing hint means the next list asks again).
- */
-export function fetchAll(session: UpstreamSession, kind: ListKind): Promise<JsonObject[]> {
-  const cached = session.listCache.get(kind);
-  if (cached) return cached;
-  let ttlMs = session.era === 'modern' ? MAX_TIMER_MS : Number.POSITIVE_INFINITY;
-  const loading = (async () => {
-    const items: JsonObject[] = [];
-    let cursor: unknown;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = await session.request(LIST_METHOD[kind], cursor === undefined ? undefined : { cursor });
-      if (session.era === 'modern') {
-        const hints = readCacheHints(result);
-        ttlMs = Math.min(ttlMs, hints.ok ? hints.hints.ttlMs : 0);
-      }
-      const batch = result[kind];
-      if (Array.isArray(batch)) items.push(...batch.filter(isObject));
-      cursor = result.nextCursor;
-      if (typeof cursor !== 'string' || cursor === '') break;
-    }
-    return items;
-  })();
-  session.listCache.set(kind, loading);
-  const forget = () => {
-    if (session.listCache.get(kind) === loading) session.listCache.delete(kind);
-  };
-  loading.then(
-    () => {
-      if (ttlMs === Number.POSITIVE_INFINITY) return;
-      if (ttlMs <= 0) forget();
-      else setTimeout(forget, ttlMs).unref();
-    },
-    forget,
-  );
-  return loading;
-}
 
 export function applyToolFilter(tools: JsonObject[], filter: ToolFilter): { exposedName: string; original: string; tool: JsonObject }[] {
   const out: { exposedName: string; original: string; tool: JsonObject }[] = [];

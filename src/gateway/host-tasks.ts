@@ -6,7 +6,7 @@
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { createdTaskId, relatedTaskId, withRelatedTaskId } from '../protocol/tasks.js';
-import { MAX_PAGES } from './catalog.js';
+import { MAX_PAGES } from './list-all.js';
 import { GatewayError } from './errors.js';
 import type { UpstreamSession } from './upstream-session.js';
 

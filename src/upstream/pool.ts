@@ -9,7 +9,7 @@ import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { Transport, TransportPurpose } from '../transport/transport.js';
-import { fetchAll } from '../gateway/catalog.js';
+import { fetchAll } from '../gateway/list-all.js';
 import type { HealthReport, UpstreamReport } from '../gateway/contracts.js';
 import { GatewayError } from '../gateway/errors.js';
 import { firstProbesSettled } from '../gateway/first-probes.js';
