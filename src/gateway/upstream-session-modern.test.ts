@@ -10,7 +10,7 @@ import type { Transport } from '../transport/transport.js';
 import { GatewayError } from './errors.js';
 import { silentLogger } from './logger.js';
 import { spec } from './testing/gateway-doubles.js';
-import type { LocalAnswer } from './upstream-session.js';
+import type { LocalAnswer } from './upstream-local-answers.js';
 import { UpstreamSession } from './upstream-session.js';
 
 const ENVELOPE = upstreamEnvelope({ hostCapabilities: {}, hostRevision: '2025-11-25' });

@@ -1,7 +1,7 @@
 /**
  * @module One MCP client session with one upstream over a Transport: the initialize handshake (legacy) or
- * the per-request envelope (2026-07-28), request ids of our own, per-call timeouts that pause while a host
- * is answering, progress and cancellation.
+ * `server/discover` (2026-07-28), request ids of our own, routing what the upstream sends, progress,
+ * cancellation and closing; it wires the pending-call table, the local answers and the result checks together.
  */
 
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
@@ -14,20 +14,24 @@ import type {
   JsonRpcRequest,
 } from '../protocol/jsonrpc.js';
 import { errorResponse, isErrorResponse, isObject, notification, resultResponse } from '../protocol/jsonrpc.js';
-import { mayRequireInput } from '../protocol/input-required.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
-import { withRequestEnvelope } from '../protocol/request-envelope.js';
-import { readResultType } from '../protocol/result-type.js';
 import type { Era } from '../protocol/revisions.js';
 import { MODERN_REVISION } from '../protocol/revisions.js';
 import type { UpstreamSpec } from '../config/types.js';
 import type { IdSource } from '../core/clock.js';
 import { CountingIds } from '../core/clock.js';
 import type { MessageInfo, Transport } from '../transport/transport.js';
-import { TransportError } from '../transport/transport.js';
-import { findUpstreamAuthError } from '../transport/upstream-auth-error.js';
 import { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
+import type { LocalAnswer } from './upstream-local-answers.js';
+import { LocalAnswers } from './upstream-local-answers.js';
+import { openListenStream } from './upstream-listen.js';
+import type { PendingCall } from './upstream-pending.js';
+import { PendingCalls } from './upstream-pending.js';
+import { outgoingParams } from './upstream-request-params.js';
+import { modernResultProblem } from './upstream-result-check.js';
+import { sendFailure } from './upstream-send-failure.js';
+import { withinConnectTimeout } from './upstream-start.js';
 
 export interface CallOptions {
   timeoutMs?: number;
@@ -48,22 +52,6 @@ export interface CallOptions {
   onErrorResponse?: (error: JsonRpcErrorObject) => void;
   /** Sees the upstream's result synchronously, like onErrorResponse (a task it created is known before its status notifications). */
   onResult?: (result: JsonObject) => void;
-}
-
-/** A request we sent that is still waiting for its answer. */
-interface PendingEntry {
-  readonly id: number;
-  readonly method: string;
-  /** performance.now() when it was sent: the monotonic start of its duration. */
-  sentAt: number;
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
-  onProgress: ((params: JsonObject) => void) | undefined;
-  onErrorResponse: ((error: JsonRpcErrorObject) => void) | undefined;
-  onResult: ((result: JsonObject) => void) | undefined;
-  timeoutMs: number;
-  timer: NodeJS.Timeout | undefined;
-  pauses: number;
 }
 
 /**
@@ -109,9 +97,6 @@ export interface UpstreamSessionOptions {
   ids?: IdSource;
 }
 
-/** How the gateway answered a question it made from an embedded input request: a result, or an error. */
-export type LocalAnswer = { result: JsonObject } | { error: JsonRpcErrorObject };
-
 export class UpstreamSession {
   readonly spec: UpstreamSpec;
   /** Unique among the sessions numbered by one IdSource (a gateway's), for logs and maps. */
@@ -132,14 +117,13 @@ export class UpstreamSession {
   #handlers: UpstreamHandlers;
   #logger: Logger;
   #nextId = 1;
-  #pending = new Map<number, PendingEntry>();
+  readonly #pending = new PendingCalls((call) => this.#timedOut(call));
   #closed = false;
   #closeReason = '';
   #started = false;
   #envelope: (() => RequestEnvelope) | undefined;
   /** Questions the gateway made from this upstream's embedded input requests: their answers come back here, not over the wire. */
-  #localAnswers = new Map<JsonRpcId, (answer: LocalAnswer) => void>();
-  #localCount = 0;
+  readonly #localAnswers = new LocalAnswers();
 
   constructor(spec: UpstreamSpec, transport: Transport, handlers: UpstreamHandlers, logger: Logger, options: UpstreamSessionOptions = {}) {
     this.spec = spec;
@@ -162,7 +146,7 @@ export class UpstreamSession {
     if (this.#started) return;
     this.#started = true;
     const timeout = this.spec.connectTimeoutMs;
-    await withTimeout(this.#transport.start(), timeout, `upstream '${this.spec.name}' did not start within ${timeout} ms`);
+    await withinConnectTimeout(this.#transport.start(), timeout, `upstream '${this.spec.name}' did not start within ${timeout} ms`);
   }
 
   /** Starts the transport and performs initialize + notifications/initialized. */
@@ -184,27 +168,9 @@ export class UpstreamSession {
     return this.request('server/discover', undefined, { timeoutMs: this.spec.connectTimeoutMs, envelope });
   }
 
-  /**
-   * 2026-07-28 has no unsolicited notifications: an upstream's list changes travel on a `subscriptions/listen`
-   * stream. This opens one for the lists the upstream says change (`listChanged`); what it carries reaches the
-   * handlers like a legacy upstream's notifications. It lasts as long as the session (no timeout); if the
-   * upstream ends it, it is not reopened (the lists' `ttlMs` still bounds how stale they get).
-   */
+  /** On a 2026-07-28 session, opens the `subscriptions/listen` stream that carries the upstream's list changes (see openListenStream). */
   listenForChanges(): void {
-    if (this.era !== 'modern' || this.#closed) return;
-    const caps = this.serverCapabilities;
-    const changes = (key: string): boolean => isObject(caps[key]) && caps[key].listChanged === true;
-    const notifications: JsonObject = {};
-    if (changes('tools')) notifications.toolsListChanged = true;
-    if (changes('prompts')) notifications.promptsListChanged = true;
-    if (changes('resources')) notifications.resourcesListChanged = true;
-    if (Object.keys(notifications).length === 0) return;
-    this.request('subscriptions/listen', { notifications }, { timeoutMs: 0 }).then(
-      () => this.#logger.log('debug', `upstream ${this.key}: the upstream ended its listen stream`),
-      (error: unknown) => {
-        if (!this.#closed) this.#logger.log('info', `upstream ${this.key}: no listen stream for list changes`, { error: String(error) });
-      },
-    );
+    openListenStream(this, this.#logger);
   }
 
   /** From now on this session speaks 2026-07-28: what `server/discover` said becomes what the upstream offers. */
@@ -221,13 +187,12 @@ export class UpstreamSession {
    * to `handler` instead of the wire: respond() and respondError() for it call the handler once.
    */
   answerLocally(id: string, handler: (answer: LocalAnswer) => void): void {
-    this.#localAnswers.set(id, handler);
+    this.#localAnswers.expect(id, handler);
   }
 
   /** A fresh id for such a question (`sb-in-N`, counted per upstream session: its answers come back to this session only). */
   newLocalQuestionId(): string {
-    this.#localCount += 1;
-    return `sb-in-${this.#localCount}`;
+    return this.#localAnswers.newId();
   }
 
   /** Whether `id` names such a question that is still unanswered. */
@@ -242,35 +207,26 @@ export class UpstreamSession {
     }
     const id = this.#nextId++;
     options.onId?.(id);
-    let outParams = params;
     const envelope = options.envelope ?? (this.era === 'modern' ? this.#envelope?.() : undefined);
-    if (envelope) outParams = withRequestEnvelope(params, envelope);
-    if (options.wantsProgress) {
-      const meta = isObject(outParams?._meta) ? outParams._meta : {};
-      outParams = { ...outParams, _meta: { ...meta, progressToken: id } };
-    }
+    const outParams = outgoingParams(params, envelope, options.wantsProgress ? id : undefined);
     return new Promise<JsonObject>((resolve, reject) => {
-      const entry: PendingEntry = {
+      this.#pending.add({
         id,
         method,
         sentAt: performance.now(),
+        timeoutMs: options.timeoutMs ?? this.spec.requestTimeoutMs,
         resolve,
         reject,
         onProgress: options.onProgress,
         onErrorResponse: options.onErrorResponse,
         onResult: options.onResult,
-        timeoutMs: options.timeoutMs ?? this.spec.requestTimeoutMs,
-        timer: undefined,
-        pauses: 0,
-      };
-      this.#pending.set(id, entry);
-      this.#arm(entry);
+      });
       const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
       this.#transport.send(message, options.headers ? { headers: options.headers } : undefined).catch((error: unknown) => {
-        if (!this.#pending.delete(id)) return;
-        clearTimeout(entry.timer);
-        this.#done(entry, 'error');
-        reject(this.#sendFailure(error));
+        const call = this.#pending.take(id);
+        if (!call) return;
+        this.#done(call, 'error');
+        reject(sendFailure(error, this.spec.name));
       });
     });
   }
@@ -282,12 +238,10 @@ export class UpstreamSession {
 
   /** Cancels a call we forwarded: tells the upstream and rejects the local promise. */
   cancel(id: number, reason: string): void {
-    const entry = this.#pending.get(id);
-    if (!entry) return;
-    this.#pending.delete(id);
-    clearTimeout(entry.timer);
-    this.#done(entry, 'cancelled');
-    entry.reject(new GatewayError('GW_ERR_REQUEST_CANCELLED', reason));
+    const call = this.#pending.take(id);
+    if (!call) return;
+    this.#done(call, 'cancelled');
+    call.reject(new GatewayError('GW_ERR_REQUEST_CANCELLED', reason));
     this.#cancelUpstream(id, reason);
   }
 
@@ -304,18 +258,12 @@ export class UpstreamSession {
 
   /** Stops expecting the answer to a local question (its round was given up); a late answer is then dropped. */
   forgetLocal(id: JsonRpcId): void {
-    this.#localAnswers.delete(id);
+    this.#localAnswers.forget(id);
   }
 
   /** Whether the answer went to a local handler (or nowhere: a modern upstream is never answered over the wire). */
   #answerLocal(id: JsonRpcId, answer: LocalAnswer): boolean {
-    const handler = this.#localAnswers.get(id);
-    if (handler) {
-      this.#localAnswers.delete(id);
-      handler(answer);
-      return true;
-    }
-    return this.era === 'modern';
+    return this.#localAnswers.deliver(id, answer) || this.era === 'modern';
   }
 
   /**
@@ -329,18 +277,11 @@ export class UpstreamSession {
 
   /** Stops the timeout clock of a call while a host (or a person) is answering one of its questions. */
   pause(id: number): void {
-    const entry = this.#pending.get(id);
-    if (!entry) return;
-    entry.pauses += 1;
-    clearTimeout(entry.timer);
-    entry.timer = undefined;
+    this.#pending.pause(id);
   }
 
   resume(id: number): void {
-    const entry = this.#pending.get(id);
-    if (!entry || entry.pauses === 0) return;
-    entry.pauses -= 1;
-    if (entry.pauses === 0) this.#arm(entry);
+    this.#pending.resume(id);
   }
 
   async close(): Promise<void> {
@@ -349,43 +290,23 @@ export class UpstreamSession {
     await this.#transport.close().catch(() => undefined);
   }
 
-  #arm(entry: PendingEntry): void {
-    clearTimeout(entry.timer);
-    if (entry.pauses > 0 || entry.timeoutMs <= 0) return;
-    entry.timer = setTimeout(() => {
-      if (!this.#pending.delete(entry.id)) return;
-      const message = `upstream '${this.spec.name}' did not answer ${entry.method} within ${entry.timeoutMs} ms`;
-      this.#done(entry, 'timeout');
-      entry.reject(new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', message));
-      if (entry.method !== 'initialize') this.#cancelUpstream(entry.id, 'timeout');
-    }, entry.timeoutMs);
-    entry.timer.unref?.();
+  /** A call's timeout ran out (the table already let it go): it fails, and the upstream is told unless it was the handshake. */
+  #timedOut(call: PendingCall): void {
+    const message = `upstream '${this.spec.name}' did not answer ${call.method} within ${call.timeoutMs} ms`;
+    this.#done(call, 'timeout');
+    call.reject(new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', message));
+    if (call.method !== 'initialize') this.#cancelUpstream(call.id, 'timeout');
   }
 
   /** Tells the instrumentation hook, if any, that a request ended; a failing hook never disturbs the session. */
-  #done(entry: PendingEntry, outcome: UpstreamRequestOutcome): void {
+  #done(call: PendingCall, outcome: UpstreamRequestOutcome): void {
     if (!this.#handlers.onRequestDone) return;
-    const seconds = Math.max(0, performance.now() - entry.sentAt) / 1000;
+    const seconds = Math.max(0, performance.now() - call.sentAt) / 1000;
     try {
-      this.#handlers.onRequestDone(this, entry.method, seconds, outcome);
+      this.#handlers.onRequestDone(this, call.method, seconds, outcome);
     } catch (error) {
       this.#logger.log('warn', `upstream ${this.key}: the request hook failed`, { error: error instanceof Error ? error.message : String(error) });
     }
-  }
-
-  #sendFailure(error: unknown): Error {
-    if (error instanceof TransportError && error.sessionExpired) return error;
-    // JSON.stringify overflowed the stack on the message: its params are at fault, not the upstream.
-    if (error instanceof RangeError || (error instanceof Error && error.cause instanceof RangeError)) {
-      return new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: the request to upstream '${this.spec.name}' cannot be encoded as JSON`, { cause: error });
-    }
-    const auth = findUpstreamAuthError(error);
-    if (auth) {
-      const code = auth.problem === 'failed' ? 'GW_ERR_UPSTREAM_AUTH_FAILED' : 'GW_ERR_UPSTREAM_AUTH_REQUIRED';
-      return new GatewayError(code, auth.message, { cause: error });
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${this.spec.name}' is unavailable: ${detail}`, { cause: error });
   }
 
   #sendQuietly(message: JsonRpcMessage): void {
@@ -418,37 +339,23 @@ export class UpstreamSession {
       this.#logger.log('debug', `upstream ${this.key}: response with an id we never sent`, { id: message.id });
       return;
     }
-    const entry = this.#pending.get(message.id);
-    if (!entry) return; // late answer to a cancelled or timed-out call
-    this.#pending.delete(message.id);
-    clearTimeout(entry.timer);
+    const call = this.#pending.take(message.id);
+    if (!call) return; // late answer to a cancelled or timed-out call
     if (isErrorResponse(message)) {
-      this.#done(entry, 'error');
-      entry.onErrorResponse?.(message.error);
-      entry.reject(ProtocolError.from(message.error));
+      this.#done(call, 'error');
+      call.onErrorResponse?.(message.error);
+      call.reject(ProtocolError.from(message.error));
     } else {
-      const problem = this.#resultProblem(entry.method, message.result);
-      this.#done(entry, problem === undefined ? 'ok' : 'error');
+      // Legacy results are not judged here.
+      const problem = this.era === 'modern' ? modernResultProblem(call.method, message.result) : undefined;
+      this.#done(call, problem === undefined ? 'ok' : 'error');
       if (problem !== undefined) {
-        entry.reject(new GatewayError('GW_ERR_UPSTREAM_INVALID_RESULT', `upstream '${this.spec.name}' sent an invalid ${entry.method} result: ${problem}`));
+        call.reject(new GatewayError('GW_ERR_UPSTREAM_INVALID_RESULT', `upstream '${this.spec.name}' sent an invalid ${call.method} result: ${problem}`));
         return;
       }
-      entry.onResult?.(message.result);
-      entry.resolve(message.result);
+      call.onResult?.(message.result);
+      call.resolve(message.result);
     }
-  }
-
-  /**
-   * Why a 2026-07-28 result cannot be used: an unknown `resultType`, or `input_required` answering a request
-   * that may not get one. An absent `resultType` is read as `complete` (lenient: the spec requires it, but
-   * nothing is gained by refusing an otherwise good result). Legacy results are not judged here.
-   */
-  #resultProblem(method: string, result: JsonObject): string | undefined {
-    if (this.era !== 'modern') return undefined;
-    const read = readResultType(result, result.resultType === undefined ? 'legacy' : 'modern');
-    if (!read.ok) return read.reason;
-    if (read.type === 'input_required' && !mayRequireInput(method)) return `${method} may not be answered with input_required`;
-    return undefined;
   }
 
   /**
@@ -458,14 +365,14 @@ export class UpstreamSession {
    */
   #routeProgress(message: JsonRpcNotification): void {
     const token = message.params?.progressToken;
-    const entry = typeof token === 'number' ? this.#pending.get(token) : undefined;
-    if (!entry?.onProgress) {
+    const call = typeof token === 'number' ? this.#pending.get(token) : undefined;
+    if (!call?.onProgress) {
       this.#logger.log('debug', `upstream ${this.key}: dropping progress for no call in flight`, { progressToken: token });
       return;
     }
-    if (entry.pauses === 0) this.#arm(entry); // progress resets the request timeout
+    this.#pending.restartTimer(call.id); // progress resets the request timeout
     const { progressToken: _omit, ...rest } = message.params ?? {};
-    entry.onProgress(rest);
+    call.onProgress(rest);
   }
 
   /** `outcome` is what the calls still pending count as: cancelled when we close, error when the connection ends under us. */
@@ -473,28 +380,11 @@ export class UpstreamSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#closeReason = reason;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const entry of pending) {
-      clearTimeout(entry.timer);
-      this.#done(entry, outcome);
-      entry.reject(new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason));
+    for (const call of this.#pending.takeAll()) {
+      this.#done(call, outcome);
+      call.reject(new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason));
     }
-    const local = [...this.#localAnswers.values()];
-    this.#localAnswers.clear();
-    for (const handler of local) handler({ error: new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason).toProtocolError().toJson() });
+    this.#localAnswers.failAll(() => new GatewayError('GW_ERR_UPSTREAM_CLOSED', reason).toProtocolError().toJson());
     this.#handlers.onClose(this, reason);
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new GatewayError('GW_ERR_UPSTREAM_TIMEOUT', message)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
