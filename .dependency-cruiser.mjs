@@ -14,8 +14,8 @@
  *   code imports no node: I/O module and no package (its tests may read files).
  * - EXCEPTIONS are imports that point up (or into a sibling room) today. Each names the step that removes it;
  *   a test fails once an exception is no longer needed, so delete it then.
- * - The order is the one today's code follows. The tree move (core-review.md 7.3) replaces it with
- *   cli → app → edges → hosts → router → {questions, upstream} → config → {translation, bridge, composite} → protocol → core.
+ * - The arrows, top to bottom: checks → commands → app → edges → observability → hosts → router → stores →
+ *   questions → upstream → ports → config → composite → {translation, bridge} → protocol → core.
  */
 
 /**
@@ -28,7 +28,7 @@
 export const LAYERS = [
   {
     layer: 'checks',
-    rooms: [{ name: 'architecture', globs: ['src/architecture/*'], holds: 'checks across the layers: the dependency rules, the generated layer table, the local error family' }],
+    rooms: [{ name: 'architecture', globs: ['src/architecture/*'], holds: 'checks across the layers: the dependency rules and the generated layer table, both error catalogues against docs/errors.md, the local error family, the clock port' }],
   },
   {
     layer: 'commands',
@@ -38,20 +38,19 @@ export const LAYERS = [
     ],
   },
   {
-    layer: 'operator API',
-    rooms: [{ name: 'operator', globs: ['src/http/operator/*'], holds: 'the REST API for operators (+ OpenAPI); serves the console', edge: true }],
+    layer: 'app',
+    rooms: [{ name: 'app', globs: ['src/app/*'], holds: 'the composition root: gateway.ts wires the desk, the upstream pool, the router and the host adapters' }],
+  },
+  {
+    layer: 'operator edge',
+    rooms: [{ name: 'operator', globs: ['src/edges/operator/*', 'src/edges/metrics-route*.ts'], holds: 'what operators reach behind their token: the REST API on Hono with @hono/zod-openapi (+ OpenAPI), the console assets, the /metrics route', edge: true }],
   },
   {
     layer: 'host edges',
     rooms: [
-      { name: 'http', globs: ['src/http/*'], holds: 'the Streamable HTTP host edge: Request -> Response, sessions, SSE, guards', edge: true },
-      { name: 'stdio host', globs: ['src/transport/stdio/*'], holds: 'the stdio host edge', edge: true },
+      { name: 'http', globs: ['src/edges/http/*'], holds: 'the Streamable HTTP and legacy SSE host edge (a small Hono app): Request -> Response, sessions, SSE, guards', edge: true },
+      { name: 'stdio host', globs: ['src/edges/stdio/*'], holds: 'the stdio host edge', edge: true },
     ],
-  },
-  // metrics/ reads the gateway's types, and its route reads the operator API's bearer check (an exception).
-  {
-    layer: 'metrics',
-    rooms: [{ name: 'metrics', globs: ['src/metrics/*'], holds: 'the /metrics route' }],
   },
   {
     layer: 'observability',
@@ -59,17 +58,20 @@ export const LAYERS = [
   },
   {
     layer: 'modern hosts',
-    rooms: [{ name: 'modern hosts', globs: ['src/gateway/modern/*'], holds: '2026-07-28 hosts: stand-ins, parked calls, wrapped rounds' }],
+    rooms: [{ name: 'modern hosts', globs: ['src/hosts/modern/*'], holds: '2026-07-28 hosts: server/discover, stand-ins, parked calls, wrapped rounds, listen streams' }],
   },
-  // The stores sit beside the router (7.3): the gateway picks no concrete store (its one import is an exception).
   {
-    layer: 'gateway and stores',
+    layer: 'legacy hosts',
+    rooms: [{ name: 'legacy hosts', globs: ['src/hosts/legacy/*'], holds: 'one sessionful host session: initialize, catalog, call routing, subscriptions, tasks' }],
+  },
+  {
+    layer: 'router',
+    rooms: [{ name: 'router', globs: ['src/router/**'], holds: 'the era-neutral hub: the call registry, attribution, the question relay to the desk, the catalog, composites, URL elicitations' }],
+  },
+  // The stores sit beside the router (7.3): they implement the questions' and composites' store ports.
+  {
+    layer: 'stores',
     rooms: [
-      {
-        name: 'gateway',
-        globs: ['src/gateway/*'],
-        holds: 'the router: host sessions, upstream sessions, catalog and naming, question relay to the desk, health and probing',
-      },
       { name: 'sqlite store', globs: ['src/store/sqlite/*'], holds: 'QuestionStore and RunStore over better-sqlite3 (the default)' },
       { name: 'memory store', globs: ['src/store/memory/*'], holds: 'QuestionStore and RunStore in memory' },
     ],
@@ -79,182 +81,118 @@ export const LAYERS = [
     rooms: [{ name: 'store rows', globs: ['src/store/*'], holds: 'what both stores share: rows, filters, the store contract suites' }],
   },
   {
-    layer: 'router',
-    rooms: [
-      {
-        name: 'router',
-        globs: ['src/router/*'],
-        holds: 'the era-neutral hub, so far: the call registry (one owner per host call), attribution of upstream questions to calls, the fan-out of what upstreams send to host sessions',
-      },
-    ],
-  },
-  {
-    layer: 'upstream pool',
-    rooms: [{ name: 'upstream', globs: ['src/upstream/*'], holds: 'the client side, so far: the pool (links per host session or shared, the startup probe, backoff, health)' }],
-  },
-  {
     layer: 'questions',
     rooms: [
       {
         name: 'questions',
-        globs: ['src/questions/**', 'src/broker/*'],
+        globs: ['src/questions/**'],
         holds: 'the question, owned once: the desk (open, deliver, settle by one table of effects, expire), its domain types, the store port, who is asked (route policy, consent rule)',
         pure: true,
       },
     ],
   },
-  // transport/ holds both the factory (top) and the contract (bottom) of the upstream transports.
+  {
+    layer: 'upstream',
+    rooms: [{ name: 'upstream', globs: ['src/upstream/*', 'src/upstream/rounds/*'], holds: 'the client side: upstream sessions, era probe, connect, links and status, the startup probe, input rounds of 2026-07-28 upstreams' }],
+  },
+  // upstream/transport/ holds both the factory (top) and the contract (bottom) of the upstream transports.
   {
     layer: 'upstream factory',
-    rooms: [
-      { name: 'open upstream', globs: ['src/transport/open-upstream*.ts'], holds: 'picks and opens the transport an upstream\'s config names', sdkClient: true },
-    ],
+    rooms: [{ name: 'open upstream', globs: ['src/upstream/transport/open-upstream*.ts'], holds: 'picks and opens the transport an upstream\'s config names', sdkClient: true }],
   },
   {
     layer: 'upstream auth',
-    rooms: [{ name: 'oauth', globs: ['src/transport/oauth/*'], holds: 'OAuth for HTTP upstreams, over the SDK\'s client auth', sdkClient: true }],
+    rooms: [{ name: 'oauth', globs: ['src/upstream/transport/oauth/*'], holds: 'OAuth for HTTP upstreams, over the SDK\'s client auth', sdkClient: true }],
   },
   {
     layer: 'upstream transports',
     rooms: [
-      { name: 'sdk transports', globs: ['src/transport/sdk/*'], holds: 'the SDK\'s stdio and SSE client transports behind our Transport', sdkClient: true },
-      { name: 'streamable http', globs: ['src/transport/streamable-http/*'], holds: 'our Streamable HTTP client transport (see 002)', sdkClient: true },
-      { name: 'memory transport', globs: ['src/transport/memory/*'], holds: 'in-memory transport pairs' },
-      { name: 'processes', globs: ['src/transport/processes/*'], holds: 'the ledger and reaper of spawned upstream processes' },
+      { name: 'sdk transports', globs: ['src/upstream/transport/sdk/*'], holds: 'the SDK\'s stdio and SSE client transports behind our Transport', sdkClient: true },
+      { name: 'streamable http', globs: ['src/upstream/transport/streamable-http/*'], holds: 'our Streamable HTTP client transport (see 002)', sdkClient: true },
+      { name: 'memory transport', globs: ['src/upstream/transport/memory/*'], holds: 'in-memory transport pairs' },
+      { name: 'processes', globs: ['src/upstream/transport/processes/*'], holds: 'the ledger and reaper of spawned upstream processes' },
     ],
   },
   {
     layer: 'sse',
-    rooms: [{ name: 'sse', globs: ['src/transport/sse/*'], holds: 'the one SSE parser, over eventsource-parser' }],
+    rooms: [{ name: 'sse', globs: ['src/upstream/transport/sse/*'], holds: 'the one SSE parser, over eventsource-parser' }],
   },
   {
     layer: 'transport contract',
-    rooms: [
-      {
-        name: 'transport contract',
-        globs: ['src/transport/transport*.ts', 'src/transport/upstream-auth-error*.ts'],
-        holds: 'the Transport contract and its errors',
-      },
-    ],
+    rooms: [{ name: 'transport contract', globs: ['src/upstream/transport/transport*.ts', 'src/upstream/transport/upstream-auth-error*.ts'], holds: 'the Transport contract and its errors' }],
+  },
+  {
+    layer: 'ports',
+    rooms: [{ name: 'ports', globs: ['src/ports/*'], holds: 'the contracts between layers: what the edges see of the gateway, what the desk needs of an asker, the session count', pure: true }],
   },
   {
     layer: 'config',
-    rooms: [{ name: 'config', globs: ['src/config/**'], holds: 'the YAML format (zod schema), its loader with line numbers, the normalized IR (types.ts)' }],
+    rooms: [{ name: 'config', globs: ['src/config/**'], holds: 'the YAML format (zod schema, one module per section), its loader with line numbers, the normalized IR (types.ts)' }],
   },
   {
     layer: 'composites',
-    rooms: [{ name: 'composite', globs: ['src/composite/**'], holds: 'composite tools: definitions, templates, the runner and its journal', pure: true }],
+    rooms: [{ name: 'composite', globs: ['src/composite/**'], holds: 'composite tools: definitions, their schema, templates, the runner and its journal', pure: true }],
   },
   {
     layer: 'translation and handles',
     rooms: [
-      { name: 'translation', globs: ['src/translation/**'], holds: 'pure per-revision translation of questions and results', pure: true },
+      { name: 'translation', globs: ['src/translation/**'], holds: 'pure per-revision translation of questions and results; the one answer check, over a JsonSchemaValidator port (ajv)', pure: true },
       { name: 'bridge', globs: ['src/bridge/*'], holds: 'the era bridge: signed requestState handles (see 007)', pure: true },
     ],
   },
   {
     layer: 'protocol',
-    rooms: [
-      {
-        name: 'protocol',
-        globs: ['src/protocol/*'],
-        holds: 'pure JSON-RPC and MCP rules: message classification, error codes, revisions, capability arithmetic',
-        pure: true,
-      },
-    ],
+    rooms: [{ name: 'protocol', globs: ['src/protocol/*'], holds: 'pure JSON-RPC and MCP rules: message classification, both error catalogues (wire codes, GW_ERR_* reasons), revisions, capability arithmetic', pure: true }],
   },
   {
     layer: 'core',
-    rooms: [{ name: 'core', globs: ['src/core/**'], holds: 'the shared kernel: the local error family, the clock and id ports', pure: true }],
-  },
-  {
-    layer: 'test kit',
-    rooms: [{ name: 'test kit', globs: ['src/testing/*'], holds: 'bounded waits for tests of any layer (test code only)' }],
+    rooms: [{ name: 'core', globs: ['src/core/**'], holds: 'the shared kernel, importing nothing of src: the logger port, the clock and id ports, the local error family, bounded waits for tests', pure: true }],
   },
 ];
 
 /** @type {Exception[]} Imports that point up today; each is removed by the step it names (core-review.md 7.3/7.4). */
 export const EXCEPTIONS = [
   {
-    from: 'src/bridge/handle-errors.ts',
-    to: ['src/gateway/errors.ts'],
-    why: 'the handle errors name two GW_ERR_* codes of the gateway catalogue',
-    removedBy: 'the tree move: gateway/errors.ts becomes core/errors/gateway.ts (7.4)',
+    from: 'src/edges/http/legacy-sse.test.ts',
+    to: ['src/app/gateway.ts'],
+    why: 'the legacy /sse edge is tested over a whole gateway in process',
+    removedBy: 'the host-port contract suite (issue 12, contract 4), which lets edge tests run against a host fake',
   },
   {
-    from: 'src/gateway/gateway.ts',
-    to: ['src/observability/gateway-metrics.ts'],
-    why: 'the gateway counts through the GatewayMetrics type, while observability/ reads gateway/upstream-session.ts (observability <-> gateway)',
-    removedBy: 'the split of gateway.ts: app/gateway.ts composes observability/ (7.4)',
+    from: 'src/edges/http/session-caps.test.ts',
+    to: ['src/app/gateway.ts'],
+    why: 'the session caps are tested over a whole gateway in process (stand-ins and HTTP sessions share one count)',
+    removedBy: 'the host-port contract suite (issue 12, contract 4), which lets edge tests run against a host fake',
   },
   {
-    from: 'src/gateway/gateway.ts',
-    to: ['src/gateway/modern/modern-hosts.ts'],
-    why: 'the gateway builds the 2026-07-28 hosts itself',
-    removedBy: 'the split of gateway.ts: app/gateway.ts composes hosts/modern (7.4)',
+    from: 'src/hosts/modern/modern-hosts.test.ts',
+    to: ['src/app/gateway.ts'],
+    why: '2026-07-28 hosts are tested over a whole gateway in process',
+    removedBy: 'the native modern host adapter (issue 12, contract 1) and its share of the host-port contract suite',
   },
   {
-    from: 'src/gateway/gateway.ts',
+    from: 'src/router/composites/composite-tools.test.ts',
+    to: ['src/app/gateway.ts'],
+    why: 'composite tools are tested over a whole gateway in process',
+    removedBy: 'the host-port contract suite (issue 12, contract 4)',
+  },
+  {
+    from: 'src/questions/desk.test.ts',
     to: ['src/store/memory/memory-question-store.ts'],
-    why: 'the router makes its own memory store when it is given no broker (a concrete store beside the router, core-review.md 5.3)',
-    removedBy: 'the split of gateway.ts: app/gateway.ts, the composition root, picks the store (7.4)',
+    why: 'the desk is tested over the memory store (the store port is the contract both stores pass)',
+    removedBy: 'a store fake in questions/testing/ once the shared database of issue 13 changes the store port',
   },
   {
-    from: 'src/gateway/gateway-questions.test.ts',
+    from: 'src/questions/desk-operator.test.ts',
     to: ['src/store/memory/memory-question-store.ts'],
-    why: 'the gateway is tested with a broker over the memory store',
-    removedBy: 'the rewrite of gateway/*.test.ts against HostPort and the question desk (7.6)',
+    why: 'the desk is tested over the memory store (the store port is the contract both stores pass)',
+    removedBy: 'a store fake in questions/testing/ once the shared database of issue 13 changes the store port',
   },
   {
-    from: 'src/gateway/gateway-modern.test.ts',
-    to: ['src/store/memory/memory-question-store.ts'],
-    why: 'the gateway is tested with a broker over the memory store',
-    removedBy: 'the rewrite of gateway/*.test.ts against HostPort and the question desk (7.6)',
-  },
-  {
-    from: 'src/gateway/composite-tools.test.ts',
-    to: ['src/store/memory/memory-question-store.ts'],
-    why: 'composite tools are tested with a broker over the memory store',
-    removedBy: 'the tree move: composite-tools becomes router/composites.ts, tested over a store fake (7.4, 7.6)',
-  },
-  {
-    from: 'src/router/notifications.ts',
-    to: ['src/gateway/logger.ts'],
-    why: 'the fan-out logs what it drops through the gateway\'s Logger contract',
-    removedBy: 'the tree move: gateway/logger.ts becomes core/log.ts (7.4)',
-  },
-  {
-    from: 'src/upstream/pool.ts',
-    to: [
-      'src/gateway/upstream-link.ts',
-      'src/gateway/upstream-status.ts',
-      'src/gateway/upstream-connect.ts',
-      'src/gateway/upstream-fault.ts',
-      'src/gateway/upstream-session.ts',
-      'src/gateway/probe.ts',
-      'src/gateway/first-probes.ts',
-      'src/gateway/catalog.ts',
-    ],
-    why: 'the pool opens upstream sessions through the links, status, connect and probe of gateway/, which are the client side',
-    removedBy: 'the tree move: gateway/upstream-*.ts, probe.ts and first-probes.ts go to upstream/, fetchAll to upstream/list-all.ts (7.4)',
-  },
-  {
-    from: 'src/upstream/pool.ts',
-    to: ['src/gateway/errors.ts', 'src/gateway/logger.ts', 'src/gateway/contracts.ts'],
-    why: 'the pool raises GW_ERR_* errors, logs through the Logger contract and reports health as the HealthReport the edges see',
-    removedBy: 'the tree move: gateway/errors.ts, logger.ts and contracts.ts become core/errors/gateway.ts, core/log.ts and core/ports/host-contracts.ts (7.4)',
-  },
-  {
-    from: 'src/metrics/metrics-route.ts',
-    to: ['src/http/operator/bearer-auth.ts'],
-    why: 'an HTTP route lives in metrics/ (core-review.md 5.2)',
-    removedBy: 'the tree move: metrics/metrics-route.ts goes to edges/metrics-route.ts (7.4)',
-  },
-  {
-    from: 'src/broker/secret-answers.test.ts',
-    to: ['src/store/memory/memory-question-store.ts', 'src/store/sqlite/sqlite-question-store.ts', 'src/gateway/logger.ts'],
-    why: 'what the stores keep of a secret answer is tested from the broker, through both stores',
-    removedBy: 'the tree move: the test goes to store/ beside the store contract suites, and gateway/logger.ts becomes core/log.ts (7.4)',
+    from: 'src/questions/secret-answers.test.ts',
+    to: ['src/store/memory/memory-question-store.ts', 'src/store/sqlite/sqlite-question-store.ts'],
+    why: 'what the stores keep of a secret answer is tested from the desk, through both stores',
+    removedBy: 'moving the test to store/ beside the store contract suites',
   },
 ];
 

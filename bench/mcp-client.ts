@@ -1,6 +1,6 @@
 /** @module Bench load client: a minimal raw-fetch MCP Streamable HTTP session (JSON or SSE responses), identical for every target. */
 
-import { readSseEvents } from '../src/transport/sse/sse-events.js';
+import { readSseEvents } from '../src/upstream/transport/sse/sse-events.js';
 
 export const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 

@@ -8,10 +8,10 @@ import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 
 import { QuestionDesk } from '../src/questions/desk.js';
-import { createGateway } from '../src/gateway/gateway.js';
-import { silentLogger } from '../src/gateway/logger.js';
-import { fakeUpstreamFactory } from '../src/gateway/testing/fake-upstream.js';
-import { config, connectHost, spec } from '../src/gateway/testing/gateway-doubles.js';
+import { createGateway } from '../src/app/gateway.js';
+import { silentLogger } from '../src/core/log.js';
+import { fakeUpstreamFactory } from '../src/upstream/testing/fake-upstream.js';
+import { config, connectHost, spec } from '../src/app/testing/gateway-doubles.js';
 import type { JsonRpcRequest } from '../src/protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../src/store/memory/memory-question-store.js';
 

@@ -2,8 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import type { OperatorDesk } from '../src/broker/operator-desk.js';
-import { createOperatorRoutes } from '../src/http/operator/operator-routes.js';
+import type { OperatorDesk } from '../src/questions/operator-desk.js';
+import { createOperatorRoutes } from '../src/edges/operator/operator-routes.js';
 
 /** The document depends on the routes only; no request reaches this desk. */
 const UNUSED_DESK: OperatorDesk = {

@@ -12,11 +12,11 @@ import { ConfigError } from '../config/config-error.js';
 import { RunStoreError } from '../composite/run-store.js';
 import { TemplateError } from '../composite/template/ast.js';
 import { QuestionStoreError } from '../store/store-error.js';
-import { RegistrationError } from '../transport/oauth/client-registration.js';
-import { DiscoveryError } from '../transport/oauth/discovery.js';
-import { HeadlessAuthorizationError } from '../transport/oauth/headless-authorization.js';
-import { TransportError } from '../transport/transport.js';
-import { UpstreamAuthError } from '../transport/upstream-auth-error.js';
+import { RegistrationError } from '../upstream/transport/oauth/client-registration.js';
+import { DiscoveryError } from '../upstream/transport/oauth/discovery.js';
+import { HeadlessAuthorizationError } from '../upstream/transport/oauth/headless-authorization.js';
+import { TransportError } from '../upstream/transport/transport.js';
+import { UpstreamAuthError } from '../upstream/transport/upstream-auth-error.js';
 import { LocalError } from '../core/errors/local.js';
 
 const cause = new Error('root');

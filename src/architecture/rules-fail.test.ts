@@ -12,21 +12,21 @@ const TREE: Record<string, string> = {
   'src/protocol/ok.ts': 'export const ok = 1;\n',
   'src/protocol/pure.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n", // pure-rooms-do-no-io
   'src/protocol/pure.test.ts': "import { readFileSync } from 'node:fs';\nexport const fixture = readFileSync;\n", // allowed: tests of a pure room may read files
-  'src/http/edge.ts': "import { Hono } from 'hono';\nimport { ok } from '../protocol/ok.js';\nexport const app = [Hono, ok];\n",
-  'src/gateway/up.ts': "import { app } from '../http/edge.js';\nexport const up = app;\n", // layer:gateway
-  'src/gateway/modern/nested.ts': "import { app } from '../../http/edge.js';\nexport const nested = app;\n", // layer:modern hosts
-  'src/gateway/uses-fake.ts': "import { fake } from './testing/fake.js';\nexport const used = fake;\n", // no-test-code-in-production
-  'src/gateway/testing/fake.ts': "import { helper } from '../../cli/testing/helper.js';\nexport const fake = helper;\n", // allowed: test code of any layer
-  'src/gateway/up.test.ts': "import { cmd } from '../cli/cmd.js';\nimport { ok } from '../protocol/ok.js';\nexport const t = [cmd, ok];\n", // layer:gateway:tests
-  'src/gateway/logger.ts': 'export const log = 1;\n',
-  'src/gateway/other.ts': 'export const other = 1;\n',
-  'src/cli/cmd.ts': "import { up } from '../gateway/up.js';\nexport const cmd = up;\n",
+  'src/edges/http/edge.ts': "import { Hono } from 'hono';\nimport { ok } from '../../protocol/ok.js';\nexport const app = [Hono, ok];\n",
+  'src/router/up.ts': "import { app } from '../edges/http/edge.js';\nexport const up = app;\n", // layer:router
+  'src/hosts/modern/nested.ts': "import { app } from '../../edges/http/edge.js';\nexport const nested = app;\n", // layer:modern hosts
+  'src/router/uses-fake.ts': "import { fake } from './testing/fake.js';\nexport const used = fake;\n", // no-test-code-in-production
+  'src/router/testing/fake.ts': "import { helper } from '../../cli/testing/helper.js';\nexport const fake = helper;\n", // allowed: test code of any layer
+  'src/router/up.test.ts': "import { cmd } from '../cli/cmd.js';\nimport { ok } from '../protocol/ok.js';\nexport const t = [cmd, ok];\n", // layer:router:tests
+  'src/router/listed.ts': 'export const listed = 1;\n',
+  'src/router/other.ts': 'export const other = 1;\n',
+  'src/cli/cmd.ts': "import { up } from '../router/up.js';\nexport const cmd = up;\n",
   'src/cli/testing/helper.ts': 'export const helper = 1;\n',
   'src/store/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n", // no-circular
   'src/store/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
   'src/store/sqlite/s.ts': 'export const s = 1;\n',
   'src/store/memory/m.ts': "import { s } from '../sqlite/s.js';\nexport const m = s;\n", // layer:memory store (a sibling room)
-  'src/broker/broker.ts': "import { log } from '../gateway/logger.js';\nimport { other } from '../gateway/other.js';\nexport const b = [log, other];\n", // the listed exception, and layer:broker
+  'src/questions/q.ts': "import { listed } from '../router/listed.js';\nimport { other } from '../router/other.js';\nexport const q = [listed, other];\n", // the listed exception, and layer:questions
   'src/translation/t.ts': "import { Hono } from 'hono';\nexport const t = Hono;\n", // server-side-only-in-edges, pure-rooms-import-no-packages
   'src/config/c.ts': "import { Client } from '@modelcontextprotocol/client';\nexport const c = Client;\n", // sdk-client-only-in-upstream-transports
   'src/newfolder/x.ts': "import { ok } from '../protocol/ok.js';\nexport const x = ok;\n", // not-in-a-layer
@@ -41,18 +41,18 @@ for (const [path, text] of Object.entries(TREE)) {
 }
 symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
 /** The fixture's own exception (the live list changes as exceptions are removed). */
-const FIXTURE_EXCEPTIONS = [{ from: 'src/broker/broker.ts', to: ['src/gateway/logger.ts'], why: 'the fixture\'s listed exception', removedBy: 'never' }];
+const FIXTURE_EXCEPTIONS = [{ from: 'src/questions/q.ts', to: ['src/router/listed.ts'], why: 'the fixture\'s listed exception', removedBy: 'never' }];
 const result = await cruiseTree(root, rulesFor(LAYERS, FIXTURE_EXCEPTIONS), false);
 
 test('each offending import of the fixture breaks its rule, and nothing else is reported', () => {
   assert.deepEqual(violationsOf(result, () => true), [
-    'layer:questions: src/broker/broker.ts → src/gateway/other.ts',
-    'layer:gateway: src/gateway/up.ts → src/http/edge.ts',
-    'layer:gateway:tests: src/gateway/up.test.ts → src/cli/cmd.ts',
+    'layer:questions: src/questions/q.ts → src/router/other.ts',
+    'layer:router: src/router/up.ts → src/edges/http/edge.ts',
+    'layer:router:tests: src/router/up.test.ts → src/cli/cmd.ts',
     'layer:memory store: src/store/memory/m.ts → src/store/sqlite/s.ts',
-    'layer:modern hosts: src/gateway/modern/nested.ts → src/http/edge.ts',
+    'layer:modern hosts: src/hosts/modern/nested.ts → src/edges/http/edge.ts',
     'no-circular: src/store/a.ts → src/store/b.ts → src/store/a.ts',
-    'no-test-code-in-production: src/gateway/uses-fake.ts → src/gateway/testing/fake.ts',
+    'no-test-code-in-production: src/router/uses-fake.ts → src/router/testing/fake.ts',
     'not-in-a-layer: src/newfolder/x.ts → src/protocol/ok.ts',
     'not-to-unresolvable: src/bridge/b.ts → ./missing.js',
     'pure-rooms-do-no-io: src/protocol/pure.ts → fs',
@@ -64,11 +64,11 @@ test('each offending import of the fixture breaks its rule, and nothing else is 
 
 test('globs: a folder holds its own files with its testing/ and __fixtures__/ trees, ** a whole tree, * one segment', () => {
   const matches = (glob: string, path: string) => new RegExp(globToRegex(glob)).test(path);
-  assert.equal(matches('src/gateway/*', 'src/gateway/gateway.ts'), true);
-  assert.equal(matches('src/gateway/*', 'src/gateway/testing/fake-upstream.ts'), true);
+  assert.equal(matches('src/router/*', 'src/router/calls.ts'), true);
+  assert.equal(matches('src/upstream/*', 'src/upstream/testing/fake-upstream.ts'), true);
   assert.equal(matches('src/config/*', 'src/config/__fixtures__/parts/a.ts'), true);
-  assert.equal(matches('src/gateway/*', 'src/gateway/modern/modern-hosts.ts'), false);
+  assert.equal(matches('src/upstream/*', 'src/upstream/rounds/input-round.ts'), false);
   assert.equal(matches('src/cli/**', 'src/cli/commands/serve.ts'), true);
-  assert.equal(matches('src/transport/transport*.ts', 'src/transport/transport.test.ts'), true);
-  assert.equal(matches('src/transport/transport*.ts', 'src/transport/sdk/transport.ts'), false);
+  assert.equal(matches('src/upstream/transport/transport*.ts', 'src/upstream/transport/transport.test.ts'), true);
+  assert.equal(matches('src/upstream/transport/transport*.ts', 'src/upstream/transport/sdk/transport.ts'), false);
 });

@@ -25,11 +25,11 @@ test('bridge/ imports only ../protocol, the gateway code catalogue, node:crypto 
   }
   assert.deepEqual(offending, []);
   assert.ok(seen > 10, 'the import pattern matches this folder’s imports');
-  assert.ok(!ALLOWED.test('node:fs') && !ALLOWED.test('../gateway/gateway.js') && ALLOWED.test('../protocol/jsonrpc.js'));
+  assert.ok(!ALLOWED.test('node:fs') && !ALLOWED.test('../app/gateway.js') && ALLOWED.test('../protocol/jsonrpc.js'));
 });
 
 test('the gateway code catalogue the bridge imports is pure: it imports only ../protocol', () => {
-  const text = readFileSync(join(here, '../gateway/errors.ts'), 'utf8');
+  const text = readFileSync(join(here, '../protocol/gateway-errors.ts'), 'utf8');
   const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
   assert.ok(specs.length > 0, 'the scan sees its imports');
   assert.deepEqual(specs.filter((spec) => !/^\.\.\/protocol\/[^/]+\.js$/.test(spec)), []);

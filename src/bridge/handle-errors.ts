@@ -1,6 +1,6 @@
 /** @module The JSON-RPC error a host gets for a refused request-state handle, one row per reason. */
 
-import { GatewayErrorCode } from '../gateway/errors.js';
+import { GatewayErrorCode } from '../protocol/gateway-errors.js';
 import { RpcCode } from '../protocol/errors.js';
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import type { HandleFailure } from './request-state.js';

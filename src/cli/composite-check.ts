@@ -1,7 +1,7 @@
 /** @module At start: refuses a composite whose step names a tool its upstream does not list; warns of those it cannot check yet. */
 
-import type { GatewayHandle } from '../gateway/contracts.js';
-import type { Logger } from '../gateway/logger.js';
+import type { GatewayHandle } from '../ports/host-contracts.js';
+import type { Logger } from '../core/log.js';
 import { CliError } from './cli-io.js';
 
 /** Throws (nothing starts) when a composite calls a tool an up upstream does not have; logs the steps it could not check. */

@@ -1,6 +1,6 @@
 /** @module Formats `switchboard check` results for a terminal: one block per upstream, then a summary line. */
 
-import type { UpstreamReport } from '../gateway/contracts.js';
+import type { UpstreamReport } from '../ports/host-contracts.js';
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

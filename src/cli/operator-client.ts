@@ -3,8 +3,8 @@
 import { LocalError } from '../core/errors/local.js';
 import type { z } from 'zod';
 
-import type { AnswerRequest, QuestionView } from '../http/operator/api-schemas.js';
-import { answeredSchema, errorBodySchema, questionDetailSchema, questionViewSchema } from '../http/operator/api-schemas.js';
+import type { AnswerRequest, QuestionView } from '../edges/operator/api-schemas.js';
+import { answeredSchema, errorBodySchema, questionDetailSchema, questionViewSchema } from '../edges/operator/api-schemas.js';
 import { fetchOrConnectError } from './connect-error.js';
 
 export type QuestionDetail = z.output<typeof questionDetailSchema>;

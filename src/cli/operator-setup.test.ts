@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 
 import { parseConfigText } from '../config/load.js';
-import { silentLogger } from '../gateway/logger.js';
+import { silentLogger } from '../core/log.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { makeRun } from '../store/testing/run-fixtures.js';

@@ -1,6 +1,6 @@
 /** @module Keeps a long-running gateway process serving when a stray promise rejects: the error is logged, not fatal. */
 
-import type { Logger } from '../gateway/logger.js';
+import type { Logger } from '../core/log.js';
 
 let installed = false;
 

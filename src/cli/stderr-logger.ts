@@ -1,7 +1,7 @@
 /** @module The CLI's logger on stderr: its level from SWITCHBOARD_LOG (debug|info|warn|error), its format from the config's `log.format`. */
 
-import type { Logger, LogLevel } from '../gateway/logger.js';
-import { LOG_LEVELS } from '../gateway/logger.js';
+import type { Logger, LogLevel } from '../core/log.js';
+import { LOG_LEVELS } from '../core/log.js';
 import type { LineSink } from '../observability/log-line.js';
 import type { LogFormat } from '../observability/logger.js';
 import { createLogger, DEFAULT_LOG_LEVEL } from '../observability/logger.js';

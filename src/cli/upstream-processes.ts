@@ -1,9 +1,9 @@
 /** @module At start: stops the stdio upstreams a gateway that died left running (and logs each), then records this gateway's own beside the store. */
 
 import type { NormalizedConfig } from '../config/types.js';
-import type { Logger } from '../gateway/logger.js';
-import { reapOrphanedUpstreams } from '../transport/processes/orphan-reaper.js';
-import { ProcessLedger } from '../transport/processes/process-ledger.js';
+import type { Logger } from '../core/log.js';
+import { reapOrphanedUpstreams } from '../upstream/transport/processes/orphan-reaper.js';
+import { ProcessLedger } from '../upstream/transport/processes/process-ledger.js';
 import { dataFolder } from './data-folder.js';
 
 /** The ledger to hand to `openUpstreamTransport`; close it after the gateway has closed its upstreams. */

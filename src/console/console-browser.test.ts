@@ -10,11 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
-import { startHttpServer } from '../http/node-server.js';
-import type { RunningHttpServer } from '../http/node-server.js';
-import { createOperatorRoutes } from '../http/operator/operator-routes.js';
-import type { OperatorRoutes } from '../http/operator/operator-routes.js';
-import { FakeOperatorDesk } from '../http/operator/testing/fake-desk.js';
+import { startHttpServer } from '../edges/http/node-server.js';
+import type { RunningHttpServer } from '../edges/http/node-server.js';
+import { createOperatorRoutes } from '../edges/operator/operator-routes.js';
+import type { OperatorRoutes } from '../edges/operator/operator-routes.js';
+import { FakeOperatorDesk } from '../edges/operator/testing/fake-desk.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'console-test-token-7f3a9c';

@@ -12,13 +12,13 @@ import type { Browser, BrowserServer, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
 import type { RunRecord } from '../composite/run-record.js';
-import { startHttpServer } from '../http/node-server.js';
-import type { RunningHttpServer } from '../http/node-server.js';
-import { createOperatorRoutes } from '../http/operator/operator-routes.js';
-import type { OperatorRoutes } from '../http/operator/operator-routes.js';
-import { FakeOperatorDesk } from '../http/operator/testing/fake-desk.js';
+import { startHttpServer } from '../edges/http/node-server.js';
+import type { RunningHttpServer } from '../edges/http/node-server.js';
+import { createOperatorRoutes } from '../edges/operator/operator-routes.js';
+import type { OperatorRoutes } from '../edges/operator/operator-routes.js';
+import { FakeOperatorDesk } from '../edges/operator/testing/fake-desk.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
-import { within } from '../testing/deadlines.js';
+import { within } from '../core/testing/deadlines.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'console-runs-test-token-51c2e8';

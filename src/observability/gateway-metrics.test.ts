@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import type { OpenRequest } from '../questions/open-request.js';
 import { QuestionDesk } from '../questions/desk.js';
-import { silentLogger } from '../gateway/logger.js';
+import { silentLogger } from '../core/log.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { makeQuestion } from '../store/testing/question-fixtures.js';
 import { createGatewayMetrics } from './gateway-metrics.js';

@@ -1,8 +1,8 @@
 /** @module Switchboard's metrics under stable names, and the typed calls the router and the broker make to update them. */
 
-import type { Audience, QuestionRecord } from '../broker/question.js';
-import { OPEN_STATES, SETTLED_STATES } from '../broker/question.js';
-import type { UpstreamRequestOutcome } from '../gateway/upstream-session.js';
+import type { Audience, QuestionRecord } from '../questions/question.js';
+import { OPEN_STATES, SETTLED_STATES } from '../questions/question.js';
+import type { UpstreamRequestOutcome } from '../upstream/session.js';
 import { registerProcessMetrics } from './process-metrics.js';
 import type { MetricsRegistry } from './metrics.js';
 

@@ -3,7 +3,7 @@
  * and the pino destination that writes pino's records in it.
  */
 
-import type { LogLevel } from '../gateway/logger.js';
+import type { LogLevel } from '../core/log.js';
 import { redactUrlsIn } from '../protocol/redact-url.js';
 
 /** Where lines go (stderr, or a test's capture): each write is one whole line. */

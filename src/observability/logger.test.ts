@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { LogFields, LogLevel } from '../gateway/logger.js';
-import { loggerFrom, silentLogger } from '../gateway/logger.js';
+import type { LogFields, LogLevel } from '../core/log.js';
+import { loggerFrom, silentLogger } from '../core/log.js';
 import type { LogFormat } from './logger.js';
 import { createLogger } from './logger.js';
 

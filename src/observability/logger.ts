@@ -4,7 +4,7 @@ import { systemClock } from '../core/clock.js';
 import { pino } from 'pino';
 import type { Logger as PinoLogger } from 'pino';
 
-import type { LogFields, Logger, LogLevel } from '../gateway/logger.js';
+import type { LogFields, Logger, LogLevel } from '../core/log.js';
 import type { LineSink } from './log-line.js';
 import { jsonDestination, textDestination } from './log-line.js';
 

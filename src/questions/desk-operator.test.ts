@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { QuestionAnswer } from '../broker/question.js';
-import { silentLogger } from '../gateway/logger.js';
+import type { QuestionAnswer } from './question.js';
+import { silentLogger } from '../core/log.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import type { OperatorAnswerCheck } from '../translation/answers/answer-check.js';
 import { QuestionDesk } from './desk.js';

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { QuestionState } from '../broker/question.js';
-import type { AuditLine, QuestionStore } from '../broker/question-store.js';
-import { silentLogger } from '../gateway/logger.js';
+import type { QuestionState } from './question.js';
+import type { AuditLine, QuestionStore } from './question-store.js';
+import { silentLogger } from '../core/log.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { createMemoryQuestionDatabase, MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';

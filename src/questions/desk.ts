@@ -6,14 +6,14 @@
  */
 
 import { systemClock } from '../core/clock.js';
-import { answerAtRest } from '../broker/answer-at-rest.js';
-import { decideAudience } from '../broker/audience.js';
-import { consentReason } from '../broker/consent-rule.js';
-import type { AnswerOutcome, OperatorDesk, QuestionEvent } from '../broker/operator-desk.js';
-import type { AuditEntry, QuestionFilter, QuestionRecord } from '../broker/question.js';
-import { OPEN_STATES } from '../broker/question.js';
-import type { AuditLine, QuestionStore } from '../broker/question-store.js';
-import type { Logger } from '../gateway/logger.js';
+import { answerAtRest } from './answer-at-rest.js';
+import { decideAudience } from './audience.js';
+import { consentReason } from './consent-rule.js';
+import type { AnswerOutcome, OperatorDesk, QuestionEvent } from './operator-desk.js';
+import type { AuditEntry, QuestionFilter, QuestionRecord } from './question.js';
+import { OPEN_STATES } from './question.js';
+import type { AuditLine, QuestionStore } from './question-store.js';
+import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
 import type { HeldQuestion } from './held-question.js';

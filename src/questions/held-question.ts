@@ -1,7 +1,7 @@
 /** @module What the desk holds for each open question: who asked and waits, the calls paused for it, where the host holds it, and what its answer must satisfy. */
 
-import type { Audience, QuestionMethod } from '../broker/question.js';
-import type { QuestionAsker } from '../gateway/question-asker.js';
+import type { Audience, QuestionMethod } from './question.js';
+import type { QuestionAsker } from '../ports/question-asker.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import type { AskedSchemas, OperatorAnswerCheck, QuestionAnswer } from '../translation/answers/answer-check.js';

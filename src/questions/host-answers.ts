@@ -4,8 +4,8 @@
  * invalid one as `host-answer-refused` (real hosts answer once, so it settles now rather than at its expiry).
  */
 
-import type { ResponseCheck } from '../gateway/contracts.js';
-import type { Logger } from '../gateway/logger.js';
+import type { ResponseCheck } from '../ports/host-contracts.js';
+import type { Logger } from '../core/log.js';
 import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { checkHostAnswer } from '../translation/answers/answer-check.js';
 import type { QuestionDesk } from './desk.js';

@@ -1,6 +1,6 @@
 /** @module Carries out one row of SETTLE_EFFECTS for a settled question: resumes its calls, tells the host that holds it, answers its asker. */
 
-import type { Logger } from '../gateway/logger.js';
+import type { Logger } from '../core/log.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import { notification } from '../protocol/jsonrpc.js';
 import type { HeldQuestion } from './held-question.js';

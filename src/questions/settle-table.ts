@@ -4,8 +4,8 @@
  * `settle` reads it; nothing else decides.
  */
 
-import type { Answerer, QuestionState } from '../broker/question.js';
-import type { AuditLine } from '../broker/question-store.js';
+import type { Answerer, QuestionState } from './question.js';
+import type { AuditLine } from './question-store.js';
 import type { JsonObject, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { AnswerRefusal, QuestionAnswer } from '../translation/answers/answer-check.js';
 import { hostAnswerOf } from '../translation/answers/answer-check.js';

@@ -1,7 +1,7 @@
 /** @module What the asker of a question receives when it settles: the host's answer fitted to its revision, an operator's or the gateway's reply, or an error. */
 
-import { GatewayError, RPC_CODE_FOR } from '../gateway/errors.js';
-import type { QuestionRecord } from '../broker/question.js';
+import { GatewayError, RPC_CODE_FOR } from '../protocol/gateway-errors.js';
+import type { QuestionRecord } from './question.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { isErrorResponse } from '../protocol/jsonrpc.js';

@@ -6,7 +6,7 @@
 
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonObject } from '../protocol/jsonrpc.js';
 import type { ProtocolError } from '../protocol/errors.js';
-import type { Logger } from '../gateway/logger.js';
+import type { Logger } from '../core/log.js';
 import type { Attributed } from './attribution.js';
 import type { CallAttribution } from './attribution.js';
 import type { CallHost, CallRegistry } from './calls.js';

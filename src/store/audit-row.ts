@@ -1,6 +1,6 @@
 /** @module An audit line as one row (detail as JSON text), shared by every store, and its strict reading back. */
 
-import type { AuditEntry } from '../broker/question.js';
+import type { AuditEntry } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { jsonText } from './question-row.js';

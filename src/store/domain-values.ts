@@ -1,6 +1,6 @@
 /** @module Run-time lists of the broker's closed vocabularies, checked by the compiler against the domain types. */
 
-import type { Answerer, Audience, QuestionAnswer, QuestionMethod, QuestionState, RoutePolicy } from '../broker/question.js';
+import type { Answerer, Audience, QuestionAnswer, QuestionMethod, QuestionState, RoutePolicy } from '../questions/question.js';
 
 // Each record must name every member of its type and nothing else, so a new member fails to compile here.
 const methods: Record<QuestionMethod, true> = { 'elicitation/create': true, 'sampling/createMessage': true, 'roots/list': true };

@@ -1,6 +1,6 @@
 /** @module A list filter checked and put in one form, and the row test every store applies (newest first, then the limit). */
 
-import type { QuestionFilter, QuestionMethod, QuestionState } from '../broker/question.js';
+import type { QuestionFilter, QuestionMethod, QuestionState } from '../questions/question.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { isAnswererKind, isQuestionMethod, isQuestionState } from './domain-values.js';
 import type { QuestionRow } from './question-row.js';

@@ -1,6 +1,6 @@
 /** @module A question as one flat row (columns to filter on, JSON text for the rest), shared by every store, and its strict reading back. */
 
-import type { Answerer, QuestionAnswer, QuestionOrigin, QuestionRecord } from '../broker/question.js';
+import type { Answerer, QuestionAnswer, QuestionOrigin, QuestionRecord } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { isAnswerAction, isAnswererKind, isAudience, isQuestionMethod, isQuestionState, isRoutePolicy } from './domain-values.js';

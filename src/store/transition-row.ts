@@ -1,7 +1,7 @@
 /** @module What a state change does to a stored row, planned once for every store so they settle questions identically. */
 
-import type { QuestionRecord, Transition } from '../broker/question.js';
-import { OPEN_STATES, SETTLED_STATES } from '../broker/question.js';
+import type { QuestionRecord, Transition } from '../questions/question.js';
+import { OPEN_STATES, SETTLED_STATES } from '../questions/question.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { AuditRow } from './audit-row.js';
 import { encodeAudit } from './audit-row.js';

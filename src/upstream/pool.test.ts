@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import type { UpstreamSpec } from '../config/types.js';
 import { ManualClock } from '../core/clock.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
-import type { Transport } from '../transport/transport.js';
-import { fakeUpstreamFactory } from '../gateway/testing/fake-upstream.js';
-import { spec } from '../gateway/testing/gateway-doubles.js';
-import { eventually } from '../testing/deadlines.js';
+import type { Transport } from './transport/transport.js';
+import { fakeUpstreamFactory } from './testing/fake-upstream.js';
+import { spec } from '../app/testing/gateway-doubles.js';
+import { eventually } from '../core/testing/deadlines.js';
 import type { UpstreamPoolOptions } from './pool.js';
 import { UpstreamPool } from './pool.js';
 

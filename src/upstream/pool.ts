@@ -8,19 +8,19 @@ import { isObject } from '../protocol/jsonrpc.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { upstreamEnvelope } from '../protocol/request-envelope.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
-import type { Transport, TransportPurpose } from '../transport/transport.js';
-import { fetchAll } from '../gateway/list-all.js';
-import type { HealthReport, UpstreamReport } from '../gateway/contracts.js';
-import { GatewayError } from '../gateway/errors.js';
-import { firstProbesSettled } from '../gateway/first-probes.js';
-import type { Logger } from '../gateway/logger.js';
-import type { ProbeReport, ProbeResult } from '../gateway/probe.js';
-import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from '../gateway/probe.js';
-import { connectUpstream } from '../gateway/upstream-connect.js';
-import { isUpstreamsOwnFailure } from '../gateway/upstream-fault.js';
-import { UpstreamLink } from '../gateway/upstream-link.js';
-import type { InitializeParams, UpstreamHandlers, UpstreamSession } from '../gateway/upstream-session.js';
-import { UpstreamStatus } from '../gateway/upstream-status.js';
+import type { Transport, TransportPurpose } from './transport/transport.js';
+import { fetchAll } from './list-all.js';
+import type { HealthReport, UpstreamReport } from '../ports/host-contracts.js';
+import { GatewayError } from '../protocol/gateway-errors.js';
+import { firstProbesSettled } from './first-probes.js';
+import type { Logger } from '../core/log.js';
+import type { ProbeReport, ProbeResult } from './probe.js';
+import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO } from './probe.js';
+import { connectUpstream } from './connect.js';
+import { isUpstreamsOwnFailure } from './fault.js';
+import { UpstreamLink } from './link.js';
+import type { InitializeParams, UpstreamHandlers, UpstreamSession } from './session.js';
+import { UpstreamStatus } from './status.js';
 
 /** What the pool needs of a host session to open its own upstream sessions. */
 export interface PoolHost {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { type SseEvent, SseEventParser } from '../../src/transport/sse/sse-events.js';
+import { type SseEvent, SseEventParser } from '../../src/upstream/transport/sse/sse-events.js';
 import { type HttpUpstream, startSseUpstream } from './harness/upstreams.js';
 
 /** Reads SSE events off `body` one at a time, each bounded by `timeoutMs`. */

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 
-import { within } from '../../testing/deadlines.js';
+import { within } from '../../core/testing/deadlines.js';
 import { runCliInProcess } from '../testing/in-process-cli.js';
 import { mcpEndpoint, parseToolArguments } from './call.js';
 

@@ -1,8 +1,8 @@
 /** @module `switchboard check`: probe every upstream once and print what each offers, or why it failed. */
 
 import { loadConfig } from '../../config/load.js';
-import { checkUpstreams } from '../../gateway/check.js';
-import { openUpstreamTransport } from '../../transport/open-upstream.js';
+import { checkUpstreams } from '../../upstream/check.js';
+import { openUpstreamTransport } from '../../upstream/transport/open-upstream.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../cli-io.js';
 import { formatCheckReport } from '../format-check.js';

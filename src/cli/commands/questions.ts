@@ -1,8 +1,8 @@
 /** @module `switchboard questions list|show|answer|decline`: the question broker's operator API from the terminal. */
 
 import { systemClock } from '../../core/clock.js';
-import { OPEN_STATES } from '../../broker/question.js';
-import type { AnswerRequest, QuestionView } from '../../http/operator/api-schemas.js';
+import { OPEN_STATES } from '../../questions/question.js';
+import type { AnswerRequest, QuestionView } from '../../edges/operator/api-schemas.js';
 import { parseCommandLine } from '../args.js';
 import type { CliIo } from '../cli-io.js';
 import { CliError, UsageError } from '../cli-io.js';

@@ -2,9 +2,9 @@
 
 import { handleKeyRingFromTexts } from '../../bridge/handle-keys.js';
 import { loadConfig } from '../../config/load.js';
-import { createGateway } from '../../gateway/gateway.js';
-import { openUpstreamTransport } from '../../transport/open-upstream.js';
-import { serveStdio } from '../../transport/stdio/host-stdio.js';
+import { createGateway } from '../../app/gateway.js';
+import { openUpstreamTransport } from '../../upstream/transport/open-upstream.js';
+import { serveStdio } from '../../edges/stdio/host-stdio.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../cli-io.js';
 import { CliError } from '../cli-io.js';

@@ -10,7 +10,7 @@ import { LocalError } from '../../core/errors/local.js';
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { classifyMessage } from '../../protocol/jsonrpc.js';
 import type { Classified } from '../../protocol/jsonrpc.js';
-import { readSseEvents } from '../../transport/sse/sse-events.js';
+import { readSseEvents } from '../../upstream/transport/sse/sse-events.js';
 import { fetchOrConnectError } from '../connect-error.js';
 
 const ACCEPT = 'application/json, text/event-stream';

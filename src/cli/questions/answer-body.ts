@@ -4,7 +4,7 @@
  * A mistake the gateway would refuse is a UsageError here, naming the field, before anything is sent.
  */
 
-import type { AnswerRequest, QuestionView } from '../../http/operator/api-schemas.js';
+import type { AnswerRequest, QuestionView } from '../../edges/operator/api-schemas.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
 import { validateElicitAnswer } from '../../translation/elicitation-answer.js';

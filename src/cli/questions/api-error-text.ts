@@ -1,6 +1,6 @@
 /** @module One line for each way the operator API refuses a request (401 token, 400 field, 404 id, 409 settled by whom). */
 
-import type { QuestionView } from '../../http/operator/api-schemas.js';
+import type { QuestionView } from '../../edges/operator/api-schemas.js';
 import type { OperatorApiError } from '../operator-client.js';
 import { safeText } from '../terminal-text.js';
 

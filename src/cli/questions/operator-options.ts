@@ -1,6 +1,6 @@
 /** @module The connection flags every `switchboard questions` subcommand shares: --url, --token, --operator (and their environment variables). */
 
-import { QUESTION_STATES } from '../../http/operator/api-schemas.js';
+import { QUESTION_STATES } from '../../edges/operator/api-schemas.js';
 import { UsageError } from '../cli-io.js';
 import type { OperatorClientOptions } from '../operator-client.js';
 import { headerValueProblem } from '../operator-client.js';

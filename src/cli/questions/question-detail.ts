@@ -1,6 +1,6 @@
 /** @module `switchboard questions show` as text: the record, what it asks (message, form fields, URL or sampling messages) and its audit trail. */
 
-import type { QuestionView } from '../../http/operator/api-schemas.js';
+import type { QuestionView } from '../../edges/operator/api-schemas.js';
 import type { AuditLine, QuestionDetail } from '../operator-client.js';
 import { fieldHint, fieldsFromSchema } from '../terminal-form/field-prompts.js';
 import { alignColumns, safeText } from '../terminal-text.js';

@@ -1,6 +1,6 @@
 /** @module `switchboard questions list` as text: one aligned row per question (id, state, method, upstream, tool, age, message excerpt). */
 
-import type { QuestionView } from '../../http/operator/api-schemas.js';
+import type { QuestionView } from '../../edges/operator/api-schemas.js';
 import { isObject } from '../../protocol/jsonrpc.js';
 import { contentSummary } from '../content-summary.js';
 import { alignColumns, excerpt } from '../terminal-text.js';

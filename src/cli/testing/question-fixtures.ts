@@ -1,7 +1,7 @@
 /** @module Question views for the CLI's tests: the restart approval, a sampling request, a roots request, a URL-mode elicitation. */
 
 import { VECTOR_ELICIT_PARAMS } from '../../../examples/incident-desk/testing/restart-vector.js';
-import type { QuestionView } from '../../http/operator/api-schemas.js';
+import type { QuestionView } from '../../edges/operator/api-schemas.js';
 
 /** The pinned restart approval's form (confirm, ticket), which the CLI's restart question extends. */
 const VECTOR_SCHEMA = VECTOR_ELICIT_PARAMS.requestedSchema as { type: string; properties: Record<string, unknown>; required: string[] };

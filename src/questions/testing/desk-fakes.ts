@@ -1,6 +1,6 @@
 /** @module Test fakes for the question desk: an asker and a host session that record what the desk does to them. */
 
-import type { QuestionAsker } from '../../gateway/question-asker.js';
+import type { QuestionAsker } from '../../ports/question-asker.js';
 import type { ProtocolError } from '../../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import type { DeskHost } from '../question-route.js';

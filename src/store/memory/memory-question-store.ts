@@ -1,8 +1,8 @@
 /** @module A question store in process memory, row for row like the SQLite one, for tests of other layers and `store: memory`. */
 
 import { systemClock } from '../../core/clock.js';
-import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../broker/question.js';
-import type { AuditLine, QuestionStore } from '../../broker/question-store.js';
+import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../questions/question.js';
+import type { AuditLine, QuestionStore } from '../../questions/question-store.js';
 import type { AuditRow } from '../audit-row.js';
 import { decodeAudit, encodeAudit } from '../audit-row.js';
 import { normalizeFilter, rowMatches } from '../list-filter.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import Database from 'better-sqlite3';
 
-import type { QuestionFilter } from '../../broker/question.js';
+import type { QuestionFilter } from '../../questions/question.js';
 import { normalizeFilter } from '../list-filter.js';
 import { listQuery } from './list-query.js';
 import { migrate } from './schema.js';

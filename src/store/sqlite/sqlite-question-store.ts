@@ -6,8 +6,8 @@ import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../broker/question.js';
-import type { AuditLine, QuestionStore } from '../../broker/question-store.js';
+import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../questions/question.js';
+import type { AuditLine, QuestionStore } from '../../questions/question-store.js';
 import { decodeAudit, encodeAudit } from '../audit-row.js';
 import { normalizeFilter } from '../list-filter.js';
 import type { QuestionRow } from '../question-row.js';

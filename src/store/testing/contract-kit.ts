@@ -2,8 +2,8 @@
 
 import assert from 'node:assert/strict';
 
-import type { Transition } from '../../broker/question.js';
-import type { QuestionStore } from '../../broker/question-store.js';
+import type { Transition } from '../../questions/question.js';
+import type { QuestionStore } from '../../questions/question-store.js';
 import type { QuestionStoreErrorCode } from '../store-error.js';
 import type { ManualClock } from './question-fixtures.js';
 

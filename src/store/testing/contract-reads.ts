@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 
-import type { QuestionStore } from '../../broker/question-store.js';
+import type { QuestionStore } from '../../questions/question-store.js';
 import type { Scenario } from './contract-kit.js';
 import { created, rejectsWith, deliver, answerAsHost } from './contract-kit.js';
 import { makeQuestion } from './question-fixtures.js';

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 
-import type { QuestionRecord } from '../../broker/question.js';
+import type { QuestionRecord } from '../../questions/question.js';
 import { putKey } from '../../protocol/json-clone.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import type { Scenario } from './contract-kit.js';

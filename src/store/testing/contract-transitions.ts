@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 
-import type { QuestionState, Transition } from '../../broker/question.js';
+import type { QuestionState, Transition } from '../../questions/question.js';
 import type { Scenario } from './contract-kit.js';
 import { created, rejectsWith, deliver, answerAsHost } from './contract-kit.js';
 import { makeQuestion } from './question-fixtures.js';

@@ -1,6 +1,6 @@
 /** @module Test helpers for question stores: a clock that moves only when told, and question records to store. */
 
-import type { QuestionRecord } from '../../broker/question.js';
+import type { QuestionRecord } from '../../questions/question.js';
 
 export interface ManualClock {
   now: () => Date;

@@ -2,7 +2,7 @@
 
 import { describe, test } from 'node:test';
 
-import type { QuestionStore } from '../../broker/question-store.js';
+import type { QuestionStore } from '../../questions/question-store.js';
 import { lifecycleScenarios } from './contract-lifecycle.js';
 import { readScenarios } from './contract-reads.js';
 import { recordScenarios } from './contract-records.js';

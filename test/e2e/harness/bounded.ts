@@ -1,7 +1,7 @@
 /** @module e2e/harness/bounded: deadlines for waits and cleanups that must never hang a test file, and a one-shot run of a command that is expected to exit. */
 import { spawn } from 'node:child_process';
 
-import { within } from '../../../src/testing/deadlines.js';
+import { within } from '../../../src/core/testing/deadlines.js';
 import { stopChild } from './child.js';
 
 export { within };

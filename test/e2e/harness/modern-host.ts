@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
-import { parseSseText } from '../../../src/transport/sse/sse-events.js';
+import { parseSseText } from '../../../src/upstream/transport/sse/sse-events.js';
 import { stopChild } from './child.js';
 import { gatewayEnv } from './gateway.js';
 import { REPO_ROOT, SWITCHBOARD_BIN } from './paths.js';

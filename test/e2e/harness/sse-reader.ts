@@ -3,7 +3,7 @@
  * events as they arrive; `next()` waits for the next JSON-RPC message with a bounded timeout.
  */
 
-import { readSseEvents } from '../../../src/transport/sse/sse-events.js';
+import { readSseEvents } from '../../../src/upstream/transport/sse/sse-events.js';
 
 export type WireMessage = {
   jsonrpc?: string;

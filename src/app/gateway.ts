@@ -1,0 +1,253 @@
+/**
+ * @module The gateway's composition: host sessions (legacy and 2026-07-28) in front of the upstream pool, with the
+ * call registry, attribution and the fan-out of what upstreams send back wired between them.
+ */
+
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import type { NormalizedConfig, UpstreamSpec } from '../config/types.js';
+import { gatewayServerCapabilities } from '../protocol/capabilities.js';
+import { gatewayTaskCapabilities } from '../protocol/tasks.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import type { Transport, TransportPurpose } from '../upstream/transport/transport.js';
+import type { HandleKeyRing } from '../bridge/handle-keys.js';
+import { deriveHandleKey, handleKeyRing } from '../bridge/handle-keys.js';
+import type { HandleLedger } from '../bridge/handle-ledger.js';
+import { MemoryHandleLedger } from '../bridge/handle-ledger.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from '../ports/host-contracts.js';
+import type { ModernHostHooks } from '../hosts/legacy/host-session.js';
+import { ModernHosts } from '../hosts/modern/modern-hosts.js';
+import type { CompositeDefinition } from '../composite/definition.js';
+import type { RunRecorder } from '../composite/run-store.js';
+import { CompositeTools } from '../router/composites/composite-tools.js';
+import { GatewayError } from '../protocol/gateway-errors.js';
+import { GatewayHostSession } from '../hosts/legacy/host-session.js';
+import type { Logger } from '../core/log.js';
+import { SWITCHBOARD_INFO } from '../upstream/probe.js';
+import { QuestionPolicy } from '../questions/route-policy.js';
+import { SessionLimits } from '../ports/session-limits.js';
+import type { UpstreamHandlers, UpstreamSession } from '../upstream/session.js';
+import { UrlElicitationRegistry } from '../router/url-elicitations.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
+import { CallAttribution } from '../router/attribution.js';
+import { CallRegistry } from '../router/calls.js';
+import { QuestionDesk } from '../questions/desk.js';
+import { UpstreamNotifications } from '../router/notifications.js';
+import { UpstreamPool } from '../upstream/pool.js';
+
+export interface GatewayOptions {
+  logger: Logger;
+  /** Opens a transport for an upstream spec (the CLI passes the SDK-backed factory). */
+  openTransport: (spec: UpstreamSpec, purpose?: TransportPurpose) => Transport;
+  /**
+   * The question desk and the route policy. Without them the gateway keeps questions in memory and
+   * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
+   */
+  questions?: { broker: QuestionDesk; policy?: QuestionPolicy };
+  /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
+  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
+  /**
+   * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
+   * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
+   * the process (handles do not survive a restart; `serve` persists one).
+   */
+  requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
+  /** Where composite runs are recorded (serve: beside the questions); without it runs are not kept. */
+  runs?: RunRecorder;
+  /** Most stand-in sessions for 2026-07-28 hosts at once (default: the config's `http.maxStandIns`). */
+  maxStandIns?: number;
+  /** What time it is (default: the system's): backoff and the burst rule of attribution read it. */
+  clock?: Clock;
+}
+
+class Gateway implements GatewayHandle {
+  readonly ready: Promise<void>;
+  /** Host sessions of the HTTP edge and the stand-ins, counted together under the config's caps. */
+  readonly sessionLimits: SessionLimits;
+  /** Every upstream's first probe, each for at most its connect timeout: hosts' initialize (and server/discover) wait for it. */
+  #probed: Promise<void>;
+  #config: NormalizedConfig;
+  #options: GatewayOptions;
+  #logger: Logger;
+  #sessions = new Map<string, GatewayHostSession>();
+  /** Every host call in flight, and which host owns each per-session upstream session. */
+  #calls: CallRegistry<GatewayHostSession, UpstreamSession>;
+  /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
+  #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
+  /** The upstreams: their links, status and backoff, the startup probe. */
+  #pool: UpstreamPool<GatewayHostSession>;
+  #questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  /** Whether the desk is the gateway's own (then the gateway closes it). */
+  #ownBroker: boolean;
+  /** The composite tools of the config, and what runs them in every host session. */
+  #compositeDefinitions: readonly CompositeDefinition[];
+  #composites: CompositeTools | undefined;
+  /** 2026-07-28 hosts: their stand-in sessions, parked calls and listen streams. */
+  #modern: ModernHosts;
+
+  constructor(config: NormalizedConfig, options: GatewayOptions) {
+    this.#config = config;
+    this.#options = options;
+    this.#logger = options.logger;
+    const clock = options.clock ?? systemClock;
+    this.#calls = new CallRegistry(clock);
+    const notifications = new UpstreamNotifications<GatewayHostSession, UpstreamSession>({
+      calls: this.#calls,
+      attribution: new CallAttribution(this.#calls, clock),
+      urlElicitations: this.#urlElicitations,
+      hosts: () => this.#sessions.values(),
+      unattributable: (message) => new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', message).toProtocolError(),
+      logger: options.logger,
+    });
+    const handlers: UpstreamHandlers = {
+      onRequestDone: (upstream, method, seconds, outcome) => options.metrics?.upstreamRequest(upstream.spec.name, method, seconds, outcome),
+      onRequest: (upstream, request, related) => notifications.request(upstream, request, related),
+      onNotification: (upstream, message, related) => notifications.notification(upstream, message, related),
+      onClose: (upstream, reason) => notifications.closed(upstream, reason),
+    };
+    this.#ownBroker = options.questions === undefined;
+    this.#questions = {
+      broker: options.questions?.broker ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
+      policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
+    };
+    this.#compositeDefinitions = config.composites;
+    this.#composites = config.composites.length > 0 ? new CompositeTools(config.composites, { logger: options.logger, ...(options.runs ? { recorder: options.runs } : {}) }) : undefined;
+    this.#pool = new UpstreamPool({
+      upstreams: config.upstreams,
+      retry: config.retry,
+      openTransport: options.openTransport,
+      handlers,
+      logger: options.logger,
+      clock,
+      adopt: (session, host) => this.#calls.adopt(session, host),
+      listChanged: (method) => {
+        for (const host of this.#sessions.values()) if (!host.closed) host.listChanged(method);
+      },
+      metrics: options.metrics,
+    });
+    this.ready = this.#pool.ready;
+    this.#probed = this.#pool.probed;
+    const { maxSessions, maxSessionsPerPrincipal } = config.http;
+    this.sessionLimits = new SessionLimits(
+      { maxSessions, maxSessionsPerPrincipal, maxStandIns: options.maxStandIns ?? config.http.maxStandIns },
+      {
+        counted: (kind, delta) => options.metrics?.sessionCounted(kind, delta),
+        evicted: (kind) => options.metrics?.sessionEvicted(kind),
+        refused: (kind) => options.metrics?.sessionRefused(kind),
+      },
+    );
+    this.#modern = new ModernHosts({
+      openSession: (channel, hooks) => this.#openHostSession(channel, hooks),
+      keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
+      ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
+      questions: this.#questions,
+      serverInfo: SWITCHBOARD_INFO,
+      serverCapabilities: () => this.#serverCapabilities(),
+      instructions: () => this.#instructions(),
+      upstreamsProbed: () => this.#probed,
+      roundDeadlineMs: (upstream, tool) => this.#questions.policy.for(upstream, tool).timeoutMs,
+      idleTimeoutMs: config.http.sessionIdleTimeoutMs,
+      logger: this.#logger,
+      limits: this.sessionLimits,
+    });
+  }
+
+  openSession(channel: HostChannel): HostSession {
+    return this.#openHostSession(channel);
+  }
+
+  serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
+    return this.#modern.serve(request, context, sink);
+  }
+
+  #openHostSession(channel: HostChannel, modern?: ModernHostHooks): GatewayHostSession {
+    const id = randomUUID();
+    const transport = channel.transport ?? 'unknown';
+    this.#options.metrics?.sessionOpened(transport);
+    const session = new GatewayHostSession(id, channel, {
+      serverInfo: SWITCHBOARD_INFO,
+      serverCapabilities: () => this.#serverCapabilities(),
+      taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
+      instructions: () => this.#instructions(),
+      upstreamsProbed: () => this.#probed,
+      pageSize: this.#config.pageSize,
+      logger: this.#logger,
+      naming: this.#config.naming,
+      links: (host) => this.#pool.linksFor(host),
+      calls: this.#calls,
+      urlElicitations: this.#urlElicitations,
+      questions: this.#questions,
+      ...(modern ? { modern } : {}),
+      ...(this.#composites ? { composites: this.#composites } : {}),
+      onClosed: (host) => {
+        this.#options.metrics?.sessionClosed(transport);
+        this.#sessions.delete(host.id);
+        this.#urlElicitations.dropHost(host);
+        channel.onSessionClosed?.();
+      },
+    });
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  session(id: string): HostSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  compositeProblems(): { missing: string[]; unchecked: string[] } {
+    const missing: string[] = [];
+    const unchecked: string[] = [];
+    for (const definition of this.#compositeDefinitions) {
+      definition.steps.forEach((step, index) => {
+        const inner = step.kind === 'forEach' ? step.step : step;
+        if (inner.kind !== 'tool') return;
+        const where = `composites.${definition.name}.steps[${index}] (${step.id})`;
+        const names = this.#pool.toolNames(inner.upstream);
+        if (this.#pool.report(inner.upstream)?.state !== 'up' || names === undefined) {
+          unchecked.push(`${where}: upstream '${inner.upstream}' is not up, so its tool '${inner.tool}' cannot be checked yet`);
+        } else if (!names.includes(inner.tool)) {
+          const known = names.length > 0 ? names.join(', ') : 'no tools';
+          missing.push(`${where}: upstream '${inner.upstream}' has no tool '${inner.tool}' (it lists ${known})`);
+        }
+      });
+    }
+    return { missing, unchecked };
+  }
+
+  health(): HealthReport {
+    return this.#pool.health();
+  }
+
+  async close(): Promise<void> {
+    this.#pool.stopProbing();
+    await this.#modern.close();
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+    await this.#pool.close();
+    if (this.#ownBroker) await this.#questions.broker.close();
+  }
+
+  #serverCapabilities(): JsonObject {
+    return gatewayServerCapabilities(this.#upstreamCapabilities());
+  }
+
+  /** What each upstream offered when last seen. */
+  #upstreamCapabilities(): JsonObject[] {
+    return this.#pool.reports().map((report) => report.capabilities).filter(isObject);
+  }
+
+  #instructions(): string | undefined {
+    const parts = this.#pool
+      .reports()
+      .map((report) => ({ name: report.name, text: report.instructions }))
+      .filter((p) => typeof p.text === 'string' && p.text.length > 0);
+    return parts.length === 0 ? undefined : parts.map((p) => `[${p.name}] ${p.text}`).join('\n\n');
+  }
+}
+
+export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {
+  return new Gateway(config, options);
+}

@@ -1,0 +1,322 @@
+/** @module The Streamable HTTP downstream edge (2025-era, sessionful) as a web-standard Request → Response handler, routed by one small Hono app. */
+
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+
+import type { HttpSettings } from '../../config/types.js';
+import type { GatewayHandle } from '../../ports/host-contracts.js';
+import type { Logger } from '../../core/log.js';
+import { SessionLimits } from '../../ports/session-limits.js';
+import { classifyMessage, isObject } from '../../protocol/jsonrpc.js';
+import { hasRequestEnvelope } from '../../protocol/request-envelope.js';
+import { classifyRequestEra } from '../../protocol/request-era.js';
+import { eraOf } from '../../protocol/revisions.js';
+import { modernErrorResponse, serveModernPost } from './modern-post.js';
+import type { JsonRpcId, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import { isLegacyRevision } from '../../protocol/revisions.js';
+import { refusedAnswer } from './answer-check.js';
+import { HttpSession } from './http-session.js';
+import type { InboundMessage } from './session-transport.js';
+import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
+import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
+import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
+import { sessionCapKey } from './modern-principal.js';
+import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
+
+export const MCP_PATH = '/mcp';
+export const HEALTH_PATH = '/healthz';
+/** The paths this edge serves itself; the rest belong to `extraRoutes`. */
+const MCP_PATHS: ReadonlySet<string> = new Set([MCP_PATH, HEALTH_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
+const pathOf = (req: Request): string => new URL(req.url).pathname;
+const methodNotAllowed = (allow: string): Response => errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow } });
+/** The one revision that has JSON-RPC batches. */
+const BATCH_REVISION = '2025-03-26';
+
+/** More routes served behind the same Host/Origin checks (the operator console and API, /metrics). */
+export interface ExtraRoutes {
+  /** The response for one of its paths, or undefined when the path is not its. */
+  handle(req: Request): Promise<Response | undefined> | Response | undefined;
+}
+
+export type McpHttpHandlerSettings = HttpSettings & {
+  logger: Logger;
+  extraRoutes?: ExtraRoutes[];
+  /**
+   * Whether an `Authorization` header carries the operator token: only then does `/healthz` show each upstream
+   * (its errors, versions, instructions). Without it (or without this check) `/healthz` says only `ready`.
+   */
+  isOperator?: (authorization: string | null) => boolean;
+};
+
+export interface McpHttpHandler {
+  handle(req: Request): Promise<Response>;
+  /** Closes every session (transport and host session); later requests get 503. */
+  close(): Promise<void>;
+}
+
+type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
+  const { logger } = settings;
+  const sessions = new Map<string, HttpSession>();
+  const limits = gateway.sessionLimits ?? new SessionLimits(settings);
+  const legacy = createLegacySseEndpoint(gateway, {
+    maxBodyBytes: settings.maxBodyBytes,
+    maxJsonDepth: settings.maxJsonDepth,
+    logger,
+    idleTimeoutMs: settings.sessionIdleTimeoutMs,
+    limits,
+  });
+  let closing = false;
+
+  /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
+  function openSession(principal: string): HttpSession | undefined {
+    const holder: { session?: HttpSession } = {};
+    const slot = limits.admit({
+      kind: 'streamable-http',
+      principal,
+      isIdle: () => holder.session !== undefined && !holder.session.busy,
+      evict: () => void holder.session?.close('closed to make room for a new session', { closeHost: true }),
+    });
+    if (!slot) return undefined;
+    try {
+      holder.session = new HttpSession({
+        gateway,
+        logger,
+        idleTimeoutMs: settings.sessionIdleTimeoutMs,
+        onUsed: () => slot.touch(),
+        onInitialized: (session) => {
+          if (session.id !== undefined) sessions.set(session.id, session);
+          logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
+        },
+        onClosed: (session) => {
+          slot.release();
+          if (session.id !== undefined && sessions.get(session.id) === session) sessions.delete(session.id);
+        },
+      });
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    return holder.session;
+  }
+
+  function guardHostAndOrigin(req: Request): Response | undefined {
+    const host = req.headers.get('host') ?? new URL(req.url).host;
+    if (!isAllowedHost(host, settings.allowedHosts)) {
+      return errorResponse('FORBIDDEN_HOST', `Forbidden: Host ${JSON.stringify(host)} is not allowed`);
+    }
+    const origin = req.headers.get('origin');
+    if (origin !== null && !isAllowedOrigin(origin, settings.allowedOrigins)) {
+      return errorResponse('FORBIDDEN_ORIGIN', `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
+    return undefined;
+  }
+
+  /** Finds the session named by `Mcp-Session-Id` and checks that `MCP-Protocol-Version`, if sent, is a known revision. */
+  function sessionFor(req: Request, id: JsonRpcId | null = null): Checked<HttpSession> {
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId === null || sessionId === '') {
+      return { ok: false, response: errorResponse('SESSION_ID_REQUIRED', 'Bad Request: Mcp-Session-Id header is required', { id }) };
+    }
+    const session = sessions.get(sessionId);
+    if (session === undefined || session.closed) {
+      return { ok: false, response: errorResponse('SESSION_NOT_FOUND', 'Session not found', { id }) };
+    }
+    const version = req.headers.get('mcp-protocol-version');
+    if (version !== null) {
+      if (!isLegacyRevision(version)) {
+        return { ok: false, response: errorResponse('UNSUPPORTED_PROTOCOL_VERSION', `Bad Request: Unsupported protocol version: ${version}`, { id }) };
+      }
+      // A known revision other than the negotiated one is accepted: the session's revision still governs
+      // how its messages are read, and the official conformance suite sends 2025-03-26 on a 2025-11-25 session.
+    }
+    session.touch();
+    return { ok: true, value: session };
+  }
+
+  async function readJson(req: Request): Promise<Checked<unknown>> {
+    const body = await readJsonBody(req, settings);
+    return body.kind === 'ok' ? { ok: true, value: body.value } : { ok: false, response: jsonBodyErrorResponse(body, settings) };
+  }
+
+  async function handlePost(req: Request): Promise<Response> {
+    if (!acceptsPostResponses(req.headers.get('accept'))) {
+      return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(req.headers.get('content-type'))) {
+      return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await readJson(req);
+    if (!body.ok) return body.response;
+    const era = classifyRequestEra(body.value, req.headers);
+    // A session's request with a version header of a later era is the session's to refuse (unsupported version).
+    const sessionOnly = req.headers.has('mcp-session-id') && !(isObject(body.value) && hasRequestEnvelope(body.value.params));
+    if (era.era === 'refused' && !sessionOnly) return modernErrorResponse(era.id, era.error);
+    if (era.era === 'modern') return serveModernPost(gateway, req, body.value, logger);
+    if (Array.isArray(body.value)) return handleBatch(req, body.value);
+    const classified = classifyMessage(body.value);
+    if (classified.kind === 'invalid') {
+      return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
+    }
+    const id = classified.kind === 'notification' ? null : classified.message.id;
+    if (classified.kind === 'request' && classified.message.method === 'initialize') {
+      if (req.headers.has('mcp-session-id')) {
+        return errorResponse('ALREADY_INITIALIZED', 'Bad Request: initialize must not carry an Mcp-Session-Id', { id });
+      }
+      if (!isInitializeRequest(body.value)) {
+        const message = 'Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}';
+        return errorResponse('INVALID_INITIALIZE_PARAMS', message, { id });
+      }
+      return initialize(req, classified.message);
+    }
+    const found = sessionFor(req, id);
+    if (!found.ok) return found.response;
+    if (classified.kind === 'response') {
+      const refused = refusedAnswer(found.value.host, classified.message);
+      if (refused) return refused;
+    }
+    if (classified.kind === 'request' && found.value.transport.isInFlight(classified.message.id)) return idInFlightResponse(classified.message.id);
+    return found.value.post(classified, req.headers.get('mcp-protocol-version'));
+  }
+
+  /** JSON-RPC batches exist only in 2025-03-26: checked whole, then handed over whole, or refused whole. */
+  function handleBatch(req: Request, items: unknown[]): Response {
+    const found = sessionFor(req);
+    if (!found.ok) return found.response;
+    if (found.value.host.protocolVersion !== BATCH_REVISION) {
+      return errorResponse('BATCH_NOT_SUPPORTED', `Invalid Request: batches exist only in revision ${BATCH_REVISION}, not in ${found.value.host.protocolVersion ?? 'this session'}`);
+    }
+    if (items.length === 0) return errorResponse('INVALID_MESSAGE', 'Invalid Request: an empty batch');
+    const inbounds: InboundMessage[] = [];
+    for (const item of items) {
+      const classified = classifyMessage(item);
+      if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: batch item: ${classified.reason}`, { id: classified.id });
+      if (classified.kind === 'request' && classified.message.method === 'initialize') {
+        return errorResponse('INVALID_MESSAGE', 'Invalid Request: initialize must not be part of a batch', { id: classified.message.id });
+      }
+      if (classified.kind === 'response') {
+        const refused = refusedAnswer(found.value.host, classified.message);
+        if (refused) return refused;
+      }
+      if (classified.kind === 'request') {
+        const { id } = classified.message;
+        if (found.value.transport.isInFlight(id) || inbounds.some((other) => other.kind === 'request' && other.message.id === id)) return idInFlightResponse(id);
+      }
+      inbounds.push(classified);
+    }
+    return found.value.postBatch(inbounds, req.headers.get('mcp-protocol-version'));
+  }
+
+  function initialize(req: Request, request: JsonRpcRequest): Response {
+    let session: HttpSession | undefined;
+    try {
+      session = openSession(sessionCapKey(req));
+    } catch (error) {
+      logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
+      return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id: request.id });
+    }
+    if (!session) return sessionLimitResponse(request.id);
+    const response = session.initialize(request);
+    session.touch();
+    return response;
+  }
+
+  /** 2026-07-28 has no GET stream and no session to delete: a request without a session that speaks it gets 405. */
+  function modernWithoutSession(req: Request): Response | undefined {
+    if (req.headers.has('mcp-session-id') || eraOf(req.headers.get('mcp-protocol-version') ?? undefined) !== 'modern') return undefined;
+    return errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed: revision 2026-07-28 serves POST only', { headers: { allow: 'POST' } });
+  }
+
+  async function handleGet(req: Request): Promise<Response> {
+    const modern = modernWithoutSession(req);
+    if (modern) return modern;
+    if (!acceptsEventStream(req.headers.get('accept'))) {
+      return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
+    }
+    const found = sessionFor(req);
+    return found.ok ? found.value.get(req.headers.get('last-event-id')) : found.response;
+  }
+
+  async function handleDelete(req: Request): Promise<Response> {
+    const modern = modernWithoutSession(req);
+    if (modern) return modern;
+    const found = sessionFor(req);
+    return found.ok ? found.value.delete() : found.response;
+  }
+
+  function handleHealth(req: Request): Response {
+    if (req.method !== 'GET') return methodNotAllowed('GET');
+    const report = gateway.health();
+    const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
+    return new Response(JSON.stringify(detailed ? report : { ready: report.ready }), {
+      status: report.ready ? 200 : 503,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    });
+  }
+
+  /** The edge's paths as one Hono app, routed on the path as sent; every path it does not name goes to `extraRoutes`. */
+  const app = new Hono({ getPath: (req) => new URL(req.url).pathname });
+  const extra = settings.extraRoutes ?? [];
+  const notFound = (req: Request) => errorResponse('NOT_FOUND', `Not Found: ${new URL(req.url).pathname}`);
+  // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path).
+  app.use('*', async (c, next) => {
+    if (!MCP_PATHS.has(pathOf(c.req.raw)) && extra.length === 0) return notFound(c.req.raw);
+    const forbidden = guardHostAndOrigin(c.req.raw);
+    if (forbidden !== undefined) return forbidden;
+    await next();
+    return undefined;
+  });
+  // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
+  app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
+  for (const path of [MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]) {
+    app.use(path, async (c, next) => {
+      if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
+      await next();
+      return undefined;
+    });
+  }
+  app.all(LEGACY_SSE_PATH, (c) => (c.req.method === 'GET' ? legacy.open(c.req.raw) : methodNotAllowed('GET')));
+  app.all(LEGACY_MESSAGES_PATH, (c) => (c.req.method === 'POST' ? legacy.post(c.req.raw) : methodNotAllowed('POST')));
+  app.all(MCP_PATH, (c) => {
+    switch (c.req.method) {
+      case 'POST':
+        return handlePost(c.req.raw);
+      case 'GET':
+        return handleGet(c.req.raw);
+      case 'DELETE':
+        return handleDelete(c.req.raw);
+      default:
+        return methodNotAllowed('GET, POST, DELETE');
+    }
+  });
+  app.all('*', async (c) => {
+    for (const routes of extra) {
+      const response = await routes.handle(c.req.raw);
+      if (response !== undefined) return response;
+    }
+    return notFound(c.req.raw);
+  });
+  const failed = (req: Request, error: unknown): Response => {
+    logger.log('error', 'http request failed', { method: req.method, url: req.url, error: error instanceof Error ? error.stack : String(error) });
+    return errorResponse('INTERNAL', 'Internal error');
+  };
+  app.onError((error, c) => failed(c.req.raw, error));
+
+  return {
+    async handle(req) {
+      try {
+        return await app.fetch(req);
+      } catch (error) {
+        // Hono hands only Error instances to onError; anything else thrown ends here.
+        return failed(req, error);
+      }
+    },
+    async close() {
+      closing = true;
+      const open = [...sessions.values()];
+      await Promise.all(open.map((session) => session.close('the HTTP edge is shutting down', { closeHost: true })));
+      await legacy.close();
+    },
+  };
+}

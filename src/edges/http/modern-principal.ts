@@ -1,0 +1,34 @@
+/** @module Who sent a 2026-07-28 request over HTTP, as far as the gateway can tell: the principal its requestState handles are bound to. */
+
+import { createHash } from 'node:crypto';
+
+import type { RequestEnvelope } from '../../protocol/request-envelope.js';
+
+/** The client address of each request, noted by the node adapter (web-standard Requests do not carry it). */
+const remoteAddresses = new WeakMap<Request, string>();
+
+export function noteRemoteAddress(req: Request, address: string | undefined): void {
+  if (address !== undefined) remoteAddresses.set(req, address);
+}
+
+/**
+ * The principal of a modern request (design 009): the digest of its Authorization header when it has one
+ * (a host behind an authenticating proxy, or with its own token), else its client address and clientInfo
+ * name. Without gateway authentication this only separates hosts that do not share an address and name.
+ */
+export function principalOf(req: Request, envelope: RequestEnvelope): string {
+  const authorization = req.headers.get('authorization');
+  if (authorization !== null && authorization !== '') {
+    return `authorization:${createHash('sha256').update(authorization).digest('base64url')}`;
+  }
+  return `address:${remoteAddresses.get(req) ?? 'unknown'}|client:${envelope.clientInfo?.name ?? ''}`;
+}
+
+/**
+ * Whom the per-principal session cap (`http.maxSessionsPerPrincipal`) counts a request against: its client
+ * address. An Authorization header or a clientInfo name is the client's to choose, so until hosts authenticate
+ * to the gateway they would let one client open sessions under any number of principals.
+ */
+export function sessionCapKey(req: Request): string {
+  return `address:${remoteAddresses.get(req) ?? 'unknown'}`;
+}

@@ -1,0 +1,229 @@
+/** @module The operator surfaces as one OpenAPIHono app: the REST API, its live events, its OpenAPI document and the web console, with one onError. */
+
+import { systemClock } from '../../core/clock.js';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+
+import type { OperatorDesk } from '../../questions/operator-desk.js';
+import type { AuditEntry } from '../../questions/question.js';
+import type { RunStore } from '../../composite/run-store.js';
+import type { Logger } from '../../core/log.js';
+import { loggerFrom, silentLogger } from '../../core/log.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
+import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
+import type { QuestionView } from './api-schemas.js';
+import { createBearerCheck } from './bearer-auth.js';
+import { createConsoleAssets } from './console-assets.js';
+import { parseListQuery, parseRunListQuery } from './list-query.js';
+import { openApiText, registerDocumentParts } from './openapi.js';
+import { API_HEADERS, jsonResponse, operatorError, OperatorProblem } from './operator-errors.js';
+import { OPERATOR_HEADER, operatorName } from './operator-name.js';
+import { DEFAULT_KEEP_ALIVE_MS, openEventStream } from './question-events.js';
+import type { OpenEventStream } from './question-events.js';
+import { toQuestionView } from './question-view.js';
+import * as table from './route-table.js';
+import { isOperatorPath, OPERATOR_ROUTES } from './route-table.js';
+import { toRunSummary, toRunView } from './run-view.js';
+
+/** What the operator surfaces read of the run store. */
+export type RunReader = Pick<RunStore, 'get' | 'list' | 'findByQuestion'>;
+
+/** No composites configured: no runs, and no question belongs to one. */
+const NO_RUNS: RunReader = {
+  get: async () => undefined,
+  list: async () => [],
+  findByQuestion: async () => undefined,
+};
+
+export interface OperatorRoutesOptions {
+  desk: OperatorDesk;
+  /** Composite runs (GET /api/runs, and the run of a question); none when left out. */
+  runs?: RunReader;
+  /** The bearer token every /api request must carry. Never logged, never echoed. */
+  token: string;
+  logger?: Logger;
+  /** The clock (the `ready` event's serverTime). */
+  now?: () => Date;
+  /** Keep-alive comment period of the event streams (default 15 s). */
+  keepAliveMs?: number;
+  /** Where index.html and assets/ are (default: src/console under the package root). */
+  consoleDir?: string;
+  /** Deepest JSON accepted in a request body (`http.maxJsonDepth`; default 64). */
+  maxJsonDepth?: number;
+}
+
+export interface OperatorRoutes {
+  /** The response for an operator path, or undefined when the path is not one (the edge handles it). */
+  handle(req: Request): Promise<Response | undefined>;
+  /** The OpenAPI document the app generates from its routes (docs/openapi.json). */
+  openApiText(): string;
+  /** Ends every open event stream (shutdown). */
+  close(): void;
+}
+
+/** Whatever reaches the log (an error message from below, say) never carries the token. */
+function redactingLogger(inner: Logger, token: string): Logger {
+  const redact = (value: unknown): unknown => (typeof value === 'string' && value.includes(token) ? value.split(token).join('[redacted]') : value);
+  return loggerFrom((level, message, fields) => {
+    inner.log(level, String(redact(message)), fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, redact(value)])));
+  });
+}
+
+/** The methods each path of the table has, for 405 and `Allow`. */
+function methodsByPath(): Map<string, string[]> {
+  const methods = new Map<string, string[]>();
+  for (const route of OPERATOR_ROUTES) {
+    const path = route.getRoutingPath();
+    methods.set(path, [...new Set([...(methods.get(path) ?? []), route.method.toUpperCase()])]);
+  }
+  return methods;
+}
+
+/** The path as sent (not percent-decoded), as log lines and messages show it. */
+const pathOf = (c: Context): string => new URL(c.req.url).pathname;
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const methodNotAllowed = (method: string, allow: string): OperatorProblem =>
+  new OperatorProblem('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`, { headers: { allow } });
+
+export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRoutes {
+  const { desk } = options;
+  const runs = options.runs ?? NO_RUNS;
+  const logger = redactingLogger(options.logger ?? silentLogger, options.token);
+  const now = options.now ?? (() => systemClock.date());
+  const authorized = createBearerCheck(options.token);
+  const assets = createConsoleAssets(options.consoleDir);
+  const streams = new Set<OpenEventStream>();
+  // Routed on the path as sent: a percent-encoded segment never matches a literal one (Hono would decode first).
+  const app = new OpenAPIHono({ getPath: (req) => new URL(req.url).pathname });
+  const allowed = methodsByPath();
+  let documentText: string | undefined;
+
+  /**
+   * Registers a route in the document and serves it. Query and body are read by list-query.ts and
+   * answer-request.ts, not by zod-openapi's validators: the body is read under the byte cap and the depth
+   * limit before it is parsed, and `state` is repeatable or comma-separated.
+   */
+  const serve = (route: RouteConfig & { getRoutingPath(): string }, handler: (c: Context) => Promise<Response>): void => {
+    app.openAPIRegistry.registerPath(route);
+    app.on(route.method.toUpperCase(), route.getRoutingPath(), handler);
+  };
+
+  app.use('/api', requireToken);
+  app.use('/api/*', requireToken);
+  async function requireToken(c: Context, next: () => Promise<void>): Promise<void> {
+    if (authorized(c.req.header('authorization') ?? null)) return next();
+    logger.log('warn', 'operator API: request without a valid bearer token', { method: c.req.method, path: pathOf(c) });
+    throw new OperatorProblem('UNAUTHORIZED', 'Send Authorization: Bearer <operator token>', { headers: { 'www-authenticate': 'Bearer realm="switchboard"' } });
+  }
+  // A path that does not percent-decode names no route (Hono would hand the segment over undecoded).
+  app.use('*', async (c, next) => {
+    if (!decodes(pathOf(c))) throw new OperatorProblem('NOT_FOUND', `No operator route ${pathOf(c)}`);
+    await next();
+  });
+  // Hono answers HEAD with the GET route; no operator path has HEAD, so it is refused before the route runs.
+  for (const [path, methods] of allowed) {
+    app.use(path, async (c, next) => {
+      if (c.req.method === 'HEAD') throw methodNotAllowed('HEAD', methods.join(', '));
+      await next();
+    });
+  }
+
+  serve(table.listQuestionsRoute, async (c) => {
+    const query = parseListQuery(new URL(c.req.url).searchParams);
+    if (!query.ok) throw new OperatorProblem('INVALID_QUERY', `${query.problem.field}: ${query.problem.message}`, { field: query.problem.field });
+    return jsonResponse((await desk.list(query.filter)).map(toQuestionView));
+  });
+  serve(table.questionEventsRoute, async () => {
+    const stream = openEventStream({ desk, now, keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS, onEnd: () => streams.delete(stream) });
+    streams.add(stream);
+    return stream.response;
+  });
+  serve(table.getQuestionRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
+    const found = await desk.get(id);
+    if (found === undefined) throw new OperatorProblem('QUESTION_NOT_FOUND', `No question ${JSON.stringify(id)}`);
+    const detail: { question: QuestionView; audit: AuditEntry[]; runId?: string; runStepId?: string } = { question: toQuestionView(found.question), audit: found.audit };
+    const asking = await runs.findByQuestion(id);
+    if (asking !== undefined) {
+      detail.runId = asking.run.id;
+      detail.runStepId = asking.stepId;
+    }
+    return jsonResponse(detail);
+  });
+  serve(table.answerQuestionRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
+    const answer = await readAnswerRequest(c.req.raw, { maxBodyBytes: MAX_ANSWER_BODY_BYTES, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
+    const operator = operatorName(c.req.header(OPERATOR_HEADER) ?? null);
+    const outcome = await desk.answer(id, answer, operator);
+    logger.log('info', 'operator answer', { question: id, operator, action: answer.action, outcome: outcome.ok ? 'taken' : outcome.kind });
+    if (outcome.ok) return jsonResponse({ question: toQuestionView(outcome.question) });
+    switch (outcome.kind) {
+      case 'not-found':
+        throw new OperatorProblem('QUESTION_NOT_FOUND', outcome.reason);
+      case 'settled':
+        throw new OperatorProblem('ALREADY_SETTLED', outcome.reason, { extra: { question: toQuestionView(outcome.question) } });
+      case 'invalid':
+        throw new OperatorProblem('INVALID_ANSWER', outcome.reason, outcome.field === undefined ? {} : { field: outcome.field });
+    }
+  });
+  serve(table.listRunsRoute, async (c) => {
+    const query = parseRunListQuery(new URL(c.req.url).searchParams);
+    if (!query.ok) throw new OperatorProblem('INVALID_QUERY', `${query.problem.field}: ${query.problem.message}`, { field: query.problem.field });
+    return jsonResponse((await runs.list(query.filter)).map(toRunSummary));
+  });
+  serve(table.getRunRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
+    const run = await runs.get(id);
+    if (run === undefined) throw new OperatorProblem('RUN_NOT_FOUND', `No run ${JSON.stringify(id)}`);
+    return jsonResponse(toRunView(run));
+  });
+  serve(table.openApiDocumentRoute, async () => new Response(document(), { status: 200, headers: API_HEADERS }));
+  serve(table.consolePageRoute, () => assets.page());
+  serve(table.consoleAssetRoute, (c) => assets.asset(c.req.param('asset') ?? ''));
+
+  for (const [path, methods] of allowed) {
+    app.all(path, (c) => {
+      throw methodNotAllowed(c.req.method, methods.join(', '));
+    });
+  }
+  app.all('/console/', () => new Response(null, { status: 308, headers: { location: '/console' } }));
+  app.notFound((c) => operatorError('NOT_FOUND', `No operator route ${pathOf(c)}`));
+  const failed = (req: Request, error: unknown): Response => {
+    if (error instanceof OperatorProblem) return error.response;
+    logger.log('error', 'operator route failed', { method: req.method, path: new URL(req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+    return operatorError('INTERNAL', 'Internal error; see the gateway log');
+  };
+  app.onError((error, c) => failed(c.req.raw, error));
+  registerDocumentParts(app);
+
+  function document(): string {
+    documentText ??= openApiText(app);
+    return documentText;
+  }
+
+  return {
+    async handle(req) {
+      if (!isOperatorPath(new URL(req.url).pathname)) return undefined;
+      try {
+        return await app.fetch(req);
+      } catch (error) {
+        // Hono hands only Error instances to onError; anything else thrown ends here.
+        return failed(req, error);
+      }
+    },
+    openApiText: document,
+    close() {
+      for (const stream of [...streams]) stream.end();
+    },
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * @module The questions of one host session, on their way to the host: each upstream request planned for the
+ * host's revision (translation/plan-question.ts), handed to the question desk, and sent to the host under the key
+ * the desk gives it. The desk owns every question from then on; this session's part of it is its seat.
+ */
+
+import type { QuestionMethod } from '../questions/question.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
+import type { QuestionDesk } from '../questions/desk.js';
+import type { HostSeat } from '../questions/held-question.js';
+import type { HostVerdict } from '../questions/host-answers.js';
+import { hostVerdict } from '../questions/host-answers.js';
+import type { HostProfile, QuestionRoute } from '../questions/question-route.js';
+import { hostLacksCapability } from '../questions/upstream-reply.js';
+import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
+import type { QuestionPlan } from '../translation/plan-question.js';
+import { planQuestion } from '../translation/plan-question.js';
+import type { HostChannel, ResponseCheck } from '../ports/host-contracts.js';
+import { GatewayError } from '../protocol/gateway-errors.js';
+import type { Logger } from '../core/log.js';
+import type { QuestionAsker } from '../ports/question-asker.js';
+import type { QuestionPolicy } from '../questions/route-policy.js';
+
+export type { HostProfile, QuestionRoute } from '../questions/question-route.js';
+
+/** What the relay needs of its host session. */
+export interface RelayHost {
+  readonly id: string;
+  readonly closed: boolean;
+  /** Undefined before initialize. */
+  profile(): HostProfile | undefined;
+  /** The tool a forwarded call is about (for the route policy and the record), when `callId` names one. */
+  toolOf(upstream: QuestionAsker, callId: number | undefined): { host: string; upstream: string } | undefined;
+}
+
+/** What the relay needs of the gateway around its session. */
+export interface RelayEnv {
+  logger: Logger;
+  /** The desk every question is opened at, and the route policy. */
+  questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  /** Records a URL-mode elicitation relayed to this host, so its completion finds it. */
+  registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void;
+  /** For a 2026-07-28 host's stand-in: its call ends with -32021 when it lacks what nobody else can answer. */
+  hostLacks?(callId: JsonRpcId, method: string, params: JsonObject): void;
+}
+
+type Relayable = Extract<QuestionPlan, { kind: 'relay' }>;
+
+const QUESTION_METHODS = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+
+function isQuestionMethod(method: string): method is QuestionMethod {
+  return QUESTION_METHODS.has(method);
+}
+
+export class QuestionRelay {
+  #host: RelayHost;
+  #channel: HostChannel;
+  #env: RelayEnv;
+  #desk: QuestionDesk;
+  /** This session's place at the desk: the keys its host knows questions by, and every question that came through it. */
+  #seat: HostSeat;
+
+  constructor(input: { host: RelayHost; channel: HostChannel; env: RelayEnv }) {
+    this.#host = input.host;
+    this.#channel = input.channel;
+    this.#env = input.env;
+    this.#desk = input.env.questions.broker;
+    const host = input.host;
+    const channel = input.channel;
+    const hostLacks = input.env.hostLacks;
+    this.#seat = this.#desk.seat({
+      id: host.id,
+      get closed() {
+        return host.closed;
+      },
+      send: (message, relatedRequestId) => channel.send(message, relatedRequestId),
+      ...(hostLacks ? { hostLacks } : {}),
+    });
+  }
+
+  /** Whether `id` names a question put to the host that it has not answered yet. */
+  expectsResponse(id: JsonRpcId): boolean {
+    return typeof id === 'string' && this.#seat.keys.has(id);
+  }
+
+  /** The verdict on a host's answer, checked once; `settle()` ends its question with it. */
+  checkResponse(message: JsonRpcResponse): HostVerdict {
+    return hostVerdict(this.#desk, this.#seat, message, this.#env.logger);
+  }
+
+  /** A host's answer: checked once and settled (an invalid one too: the upstream gets -32602). Unknown ids change nothing. */
+  admitAnswer(message: JsonRpcResponse): ResponseCheck {
+    const { settle, ...verdict } = this.checkResponse(message);
+    settle();
+    return verdict;
+  }
+
+  /** Progress the host reports about one of its questions goes back to the asker, under its own token. */
+  relayProgress(params: JsonObject): void {
+    const id = typeof params.progressToken === 'string' ? this.#seat.keys.get(params.progressToken) : undefined;
+    const question = id === undefined ? undefined : this.#desk.held(id);
+    if (!question?.asker || question.upstreamProgressToken === undefined) return;
+    void question.asker.notify('notifications/progress', { ...params, progressToken: question.upstreamProgressToken }).catch(() => undefined);
+  }
+
+  /** The session closed: every open question of it is void, and its asker told so. */
+  closeAll(why: string): void {
+    this.#desk.settleWhere(this.#seat, () => true, { kind: 'session-closed', why });
+  }
+
+  /**
+   * Takes a question an upstream asked during (or outside) one of this host's calls: the desk records it
+   * and decides who answers (this host, translated for its revision; an operator; both; nobody).
+   */
+  deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
+    const profile = this.#host.profile();
+    if (this.#host.closed || !profile) {
+      upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
+      return;
+    }
+    const plan = planQuestion(request.method, request.params ?? {}, { revision: profile.protocolVersion, capabilities: profile.capabilities });
+    if (!isQuestionMethod(request.method)) {
+      // ping, or a method no revision lets an upstream ask: relayed or refused at once, nothing to record.
+      if (plan.kind === 'relay') this.#relayUnrecorded(upstream, request, route, plan);
+      else upstream.respondError(request.id, ProtocolError.from(plan.error));
+      return;
+    }
+    if (plan.kind === 'refuse' && !plan.hostCannot) {
+      // Ill-formed or unanswerable by anyone (limits, schema, tools; roots the host did not declare): never put to a person either.
+      this.#env.logger.log('info', `refusing ${request.method} from upstream '${upstream.spec.name}': ${plan.error.message}`, { session: this.#host.id });
+      upstream.respondError(request.id, plan.onlyHostCould ? hostLacksCapability(request.method, plan.error.message) : ProtocolError.from(plan.error));
+      return;
+    }
+    void this.#open(upstream, request, request.method, route, plan, profile);
+  }
+
+  async #open(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan, profile: HostProfile): Promise<void> {
+    let hostCannot = plan.kind === 'refuse' ? plan.error.message : undefined;
+    let unreachable: ProtocolError | undefined;
+    if (plan.kind === 'relay' && route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
+      hostCannot = `no call explains ${method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
+      unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
+    }
+    const { policy } = this.#env.questions;
+    const tool = this.#host.toolOf(upstream, route.callId);
+    const settings = policy.for(upstream.spec.name, tool?.upstream ?? route.tool);
+    const params = request.params ?? {};
+    const opened = await this.#desk.open({
+      method,
+      params,
+      origin: {
+        upstream: upstream.spec.name,
+        ...(tool ? { tool: tool.host } : route.tool ? { tool: route.tool } : {}),
+        hostSessionId: this.#host.id,
+        hostRevision: profile.protocolVersion,
+      },
+      route: settings.route,
+      consentTo: policy.consent,
+      timeoutMs: route.timeoutMs ?? settings.timeoutMs,
+      ...(hostCannot === undefined ? {} : { hostCannot }),
+      ...(plan.kind === 'relay' ? { hostParams: plan.params, delivery: { via: this.#channel.questionDelivery ?? 'request' } } : { hostCouldNot: plan.error.message }),
+      ...(unreachable ? { unreachable } : {}),
+      ...this.#path(upstream, request, route, plan),
+      checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
+    });
+    if (opened?.hostKey !== undefined && plan.kind === 'relay') this.#send(upstream, request, route, plan, opened.hostKey);
+  }
+
+  /** A ping (or another request no question method names) relayed as it is: held at the desk, without a record, until the host answers. */
+  #relayUnrecorded(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Relayable): void {
+    const hostKey = this.#desk.relay({ ...this.#path(upstream, request, route, plan), asker: upstream, upstreamId: request.id, seat: this.#seat, method: request.method, params: request.params ?? {}, paused: route.pause });
+    this.#send(upstream, request, route, plan, hostKey);
+  }
+
+  /** Where the question travels and what its answer must satisfy, for the desk. */
+  #path(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: QuestionPlan) {
+    const meta = plan.kind === 'relay' && isObject(plan.params._meta) ? plan.params._meta : undefined;
+    return {
+      asker: upstream,
+      upstreamId: request.id,
+      seat: this.#seat,
+      callId: route.callId,
+      paused: route.pause,
+      relatedRequestId: route.relatedRequestId,
+      upstreamProgressToken: meta?.progressToken,
+      asked: { requestedSchema: plan.kind === 'relay' ? plan.requestedSchema : undefined, upstreamSchema: plan.kind === 'relay' ? plan.upstreamSchema : undefined },
+    };
+  }
+
+  /** Sends a question to the host under `hostKey`, translated as planned (its progress token replaced by the key). */
+  #send(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Relayable, hostKey: string): void {
+    const params: JsonObject = { ...plan.params };
+    const meta = isObject(params._meta) ? params._meta : undefined;
+    if (meta && meta.progressToken !== undefined) params._meta = { ...meta, progressToken: hostKey };
+    // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
+    if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
+      this.#env.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);
+    }
+    const outgoing: JsonRpcRequest = request.params === undefined
+      ? { jsonrpc: '2.0', id: hostKey, method: request.method }
+      : { jsonrpc: '2.0', id: hostKey, method: request.method, params };
+    this.#channel.send(outgoing, route.relatedRequestId);
+  }
+
+  /** Calls of an upstream session that have a question open with this host or its operators. */
+  callsWithOpenQuestions(upstream: QuestionAsker): Set<number> {
+    const ids = new Set<number>();
+    for (const question of this.#seat.open.values()) if (question.asker === upstream && question.callId !== undefined) ids.add(question.callId);
+    return ids;
+  }
+
+  /** The upstream withdrew a question (notifications/cancelled); the host is told. Returns whether it was ours. */
+  withdrawQuestion(upstream: QuestionAsker, upstreamId: unknown, reason: unknown): boolean {
+    const question = [...this.#seat.open.values()].find((open) => open.asker === upstream && open.upstreamId === upstreamId);
+    if (!question) return false;
+    void this.#desk.settle(question.id, { kind: 'upstream-withdrew', reason: typeof reason === 'string' ? reason : undefined });
+    return true;
+  }
+
+  /** Drops questions of an upstream session that went away, telling the host they are void. */
+  upstreamClosed(upstream: QuestionAsker): void {
+    this.#desk.settleWhere(this.#seat, (question) => question.asker === upstream, { kind: 'upstream-gone' });
+  }
+
+  /** The host cancelled a call: the questions it had asked are void too. */
+  settleCall(upstream: QuestionAsker, callId: number): void {
+    this.#desk.settleWhere(this.#seat, (question) => question.asker === upstream && question.callId === callId, { kind: 'call-cancelled' });
+  }
+}
