@@ -1,6 +1,6 @@
 /** @module A tiny structural JSON Schema check for tests: enough of draft 2020-12 to hold built objects against the official MCP schema.json. */
 
-// No imports: protocol/ may only import itself through './' (src/layering.test.ts), and this folder is one level down.
+// No imports: protocol/ is a pure room (.dependency-cruiser.mjs), and this helper needs none.
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
