@@ -1,9 +1,8 @@
-/** @module A list filter checked and put in one form, and the row test every store applies (newest first, then the limit). */
+/** @module A list filter checked and put in one form, and the record test a store without SQL applies (newest first, then the limit). */
 
-import type { QuestionFilter, QuestionMethod, QuestionState } from '../questions/question.js';
+import type { QuestionFilter, QuestionMethod, QuestionRecord, QuestionState } from '../questions/question.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { isAnswererKind, isQuestionMethod, isQuestionState } from './domain-values.js';
-import type { QuestionRow } from './question-row.js';
 import { QuestionStoreError } from './store-error.js';
 import { normalizeBound } from './timestamps.js';
 
@@ -59,14 +58,14 @@ export function normalizeFilter(filter: QuestionFilter = {}): NormalizedFilter {
   return out;
 }
 
-/** Whether a row passes every condition of the filter (the limit aside). */
-export function rowMatches(row: QuestionRow, filter: NormalizedFilter): boolean {
+/** Whether a record passes every condition of the filter (the limit aside): what a store without SQL applies. */
+export function recordMatches(record: QuestionRecord, filter: NormalizedFilter): boolean {
   return (
-    (filter.states === undefined || (filter.states as readonly string[]).includes(row.state)) &&
-    (filter.upstream === undefined || row.upstream === filter.upstream) &&
-    (filter.tool === undefined || row.tool === filter.tool) &&
-    (filter.answeredBy === undefined || row.answered_by_kind === filter.answeredBy) &&
-    (filter.method === undefined || row.method === filter.method) &&
-    (filter.before === undefined || row.created_at < filter.before)
+    (filter.states === undefined || filter.states.includes(record.state)) &&
+    (filter.upstream === undefined || record.origin.upstream === filter.upstream) &&
+    (filter.tool === undefined || record.origin.tool === filter.tool) &&
+    (filter.answeredBy === undefined || record.answeredBy?.kind === filter.answeredBy) &&
+    (filter.method === undefined || record.method === filter.method) &&
+    (filter.before === undefined || record.createdAt < filter.before)
   );
 }

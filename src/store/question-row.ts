@@ -3,7 +3,8 @@
 import type { Answerer, QuestionAnswer, QuestionOrigin, QuestionRecord } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { isAnswerAction, isAnswererKind, isAudience, isQuestionMethod, isQuestionState, isRoutePolicy } from './domain-values.js';
+import { isAudience, isQuestionMethod, isQuestionState, isRoutePolicy } from './domain-values.js';
+import { answererProblem, answerProblem, orderedRecord, originProblem, shown } from './record-rules.js';
 import type { QuestionStoreErrorCode } from './store-error.js';
 import { QuestionStoreError } from './store-error.js';
 import { isCanonicalTimestamp } from './timestamps.js';
@@ -172,10 +173,8 @@ export function decodeQuestion(stored: object, code: QuestionStoreErrorCode = 'c
   const params = requiredJson('params');
   const hostParams = json('host_params');
   const origin = requiredJson('origin');
-  if (typeof origin.upstream !== 'string' || origin.upstream.length === 0) fail('origin', 'must name its upstream');
-  for (const key of ['tool', 'hostSessionId', 'principal', 'hostRevision'] as const) {
-    if (origin[key] !== undefined && typeof origin[key] !== 'string') fail('origin', `${key} must be a string`);
-  }
+  const originWrong = originProblem(origin);
+  if (originWrong !== undefined) fail('origin', originWrong);
   const columnMatches: [string, unknown][] = [
     ['upstream', origin.upstream],
     ['tool', origin.tool],
@@ -187,45 +186,30 @@ export function decodeQuestion(stored: object, code: QuestionStoreErrorCode = 'c
   }
 
   const answer = json('answer');
-  if (answer !== undefined) {
-    if (!isAnswerAction(answer.action)) fail('answer', `action must be accept, decline or cancel, found ${shown(answer.action)}`);
-    for (const key of ['content', 'result'] as const) {
-      if (answer[key] !== undefined && !isObject(answer[key])) fail('answer', `${key} must be a JSON object`);
-    }
-  }
+  const answerWrong = answer === undefined ? undefined : answerProblem(answer);
+  if (answerWrong !== undefined) fail('answer', answerWrong);
   const answeredBy = json('answered_by');
-  if (answeredBy !== undefined) {
-    const field = answeredBy.kind === 'host' ? 'sessionId' : answeredBy.kind === 'operator' ? 'name' : 'reason';
-    if (!isAnswererKind(answeredBy.kind)) fail('answered_by', `kind must be host, operator or gateway, found ${shown(answeredBy.kind)}`);
-    if (typeof answeredBy[field] !== 'string') fail('answered_by', `a ${String(answeredBy.kind)} answerer needs a string ${field}`);
-  }
+  const answererWrong = answeredBy === undefined ? undefined : answererProblem(answeredBy);
+  if (answererWrong !== undefined) fail('answered_by', answererWrong);
   if ((row.answered_by_kind ?? undefined) !== answeredBy?.kind) {
     fail('answered_by_kind', `disagrees with answered_by (${shown(row.answered_by_kind)} against ${shown(answeredBy?.kind)})`);
   }
 
-  const record: QuestionRecord = { id: questionId, method, params } as QuestionRecord;
-  if (hostParams !== undefined) record.hostParams = hostParams;
-  record.origin = origin as unknown as QuestionOrigin;
-  record.route = route;
-  record.audience = audience;
-  if (audienceReason !== undefined) record.audienceReason = audienceReason;
-  record.state = state;
-  record.deadline = deadline;
-  if (answer !== undefined) record.answer = answer as unknown as QuestionAnswer;
-  if (answeredBy !== undefined) record.answeredBy = answeredBy as unknown as Answerer;
-  record.createdAt = createdAt;
-  record.updatedAt = updatedAt;
-  if (settledAt !== undefined) record.settledAt = settledAt;
-  return record;
-}
-
-/** A short, safe rendering of an unexpected value for an error message. */
-function shown(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return 'binary data';
-  return typeof value === 'object' ? 'an object' : typeof value;
+  return orderedRecord({
+    id: questionId,
+    method,
+    params,
+    hostParams,
+    origin: origin as unknown as QuestionOrigin,
+    route,
+    audience,
+    audienceReason,
+    state,
+    deadline,
+    answer: answer as unknown as QuestionAnswer | undefined,
+    answeredBy: answeredBy as unknown as Answerer | undefined,
+    createdAt,
+    updatedAt,
+    settledAt,
+  });
 }

@@ -18,7 +18,7 @@ export interface TransitionPlan {
 }
 
 /** Refuses (`invalid-record`) a transition no store could apply as asked: an unknown target, a `from` that is not a list of states. */
-function checkTransition(id: string, transition: Transition): void {
+export function checkTransition(id: string, transition: Transition): void {
   const fail = (problem: string): never => {
     throw new QuestionStoreError('invalid-record', `transition of question ${id}: ${problem}`, { questionId: id });
   };

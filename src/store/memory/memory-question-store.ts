@@ -1,30 +1,38 @@
-/** @module A question store in process memory, row for row like the SQLite one, for tests of other layers and `store: memory`. */
+/** @module A question store in process memory that keeps records as objects (copied in and out), for `store: memory` and tests of other layers. */
 
 import { systemClock } from '../../core/clock.js';
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from '../../questions/question.js';
+import { OPEN_STATES } from '../../questions/question.js';
 import type { AuditLine, QuestionStore } from '../../questions/question-store.js';
-import type { AuditRow } from '../audit-row.js';
-import { decodeAudit, encodeAudit } from '../audit-row.js';
-import { normalizeFilter, rowMatches } from '../list-filter.js';
-import type { QuestionRow } from '../question-row.js';
-import { decodeQuestion, encodeQuestion } from '../question-row.js';
+import { normalizeFilter, recordMatches } from '../list-filter.js';
 import { QuestionStoreError } from '../store-error.js';
 import { stamp } from '../timestamps.js';
-import { abandonTransition, planAbandon, planTransition } from '../transition-row.js';
+import { abandonTransition, checkTransition } from '../transition-row.js';
+import { keptAuditEntry, keptQuestion, transitioned } from './kept-records.js';
+
+/** A question as kept: its record (never changed in place, never handed out), when it came and who made it. */
+export interface HeldQuestion {
+  /** The insertion order, which breaks ties between equal creation times. */
+  seq: number;
+  /** The gateway instance that created the question (several instances may share one database). */
+  owner: string | undefined;
+  record: QuestionRecord;
+}
 
 /**
  * The tables. Several stores may share one (as several gateway instances share a database), each with its own owner.
- * Rows hold JSON as text, exactly as SQLite does, so both stores return the same records.
+ * Records and audit entries are kept as plain objects that no caller holds: every value is copied on the way in,
+ * with JSON's semantics as the SQLite store applies them, and copied again on the way out.
  */
 export interface MemoryQuestionDatabase {
-  /** By id; `seq` is the insertion order, which breaks ties between equal creation times. */
-  questions: Map<string, { seq: number; row: QuestionRow }>;
-  audit: AuditRow[];
+  questions: Map<string, HeldQuestion>;
+  /** Each question's trail, in writing order. */
+  audit: Map<string, AuditEntry[]>;
   nextSeq: number;
 }
 
 export function createMemoryQuestionDatabase(): MemoryQuestionDatabase {
-  return { questions: new Map(), audit: [], nextSeq: 1 };
+  return { questions: new Map(), audit: new Map(), nextSeq: 1 };
 }
 
 export interface MemoryQuestionStoreOptions {
@@ -49,81 +57,89 @@ export class MemoryQuestionStore implements QuestionStore {
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {
     this.checkOpen();
-    const row = encodeQuestion(record, this.owner);
+    const kept = keptQuestion(record);
     const at = stamp(this.now);
-    const auditRows = [audit, ...more].map((line) => encodeAudit({ ...line, questionId: row.id }, at));
-    if (this.db.questions.has(row.id)) {
-      throw new QuestionStoreError('duplicate', `question ${row.id} already exists`, { questionId: row.id });
+    const trail = [keptAuditEntry(audit, kept.id, at)];
+    for (const line of more) trail.push(keptAuditEntry(line, kept.id, at));
+    if (this.db.questions.has(kept.id)) {
+      throw new QuestionStoreError('duplicate', `question ${kept.id} already exists`, { questionId: kept.id });
     }
-    this.db.questions.set(row.id, { seq: this.db.nextSeq++, row });
-    for (const auditRow of auditRows) this.appendAudit(auditRow);
+    this.db.questions.set(kept.id, { seq: this.db.nextSeq++, owner: this.owner, record: kept });
+    this.db.audit.set(kept.id, trail);
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {
     this.checkOpen();
+    checkTransition(id, transition);
     const held = this.db.questions.get(id);
-    const plan = planTransition(held?.row, id, transition, stamp(this.now));
-    if (plan === undefined || held === undefined) return undefined;
-    held.row = plan.next;
-    this.appendAudit(plan.audit);
-    return plan.record;
+    if (held === undefined || !transition.from.includes(held.record.state)) return undefined;
+    const at = stamp(this.now);
+    const next = transitioned(held.record, transition, at);
+    const line = keptAuditEntry(transition.audit, id, at);
+    held.record = next;
+    this.db.audit.get(id)?.push(line);
+    return structuredClone(next);
   }
 
   async audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
     this.checkOpen();
-    const row = encodeAudit(entry, stamp(this.now));
-    if (!this.db.questions.has(row.question_id)) {
-      throw new QuestionStoreError('unknown-question', `no question ${row.question_id} to audit`, { questionId: row.question_id });
+    const line = keptAuditEntry(entry, entry?.questionId, stamp(this.now));
+    const trail = this.db.audit.get(line.questionId);
+    if (trail === undefined) {
+      throw new QuestionStoreError('unknown-question', `no question ${line.questionId} to audit`, { questionId: line.questionId });
     }
-    this.appendAudit(row);
+    trail.push(line);
   }
 
   async get(id: string): Promise<QuestionRecord | undefined> {
     this.checkOpen();
     const held = this.db.questions.get(id);
-    return held === undefined ? undefined : decodeQuestion(held.row);
+    return held === undefined ? undefined : structuredClone(held.record);
   }
 
   async list(filter?: QuestionFilter): Promise<QuestionRecord[]> {
     this.checkOpen();
     const normalized = normalizeFilter(filter);
-    const matching = [...this.db.questions.values()].filter((held) => rowMatches(held.row, normalized));
-    matching.sort((a, b) => (a.row.created_at === b.row.created_at ? b.seq - a.seq : a.row.created_at < b.row.created_at ? 1 : -1));
-    return matching.slice(0, normalized.limit).map((held) => decodeQuestion(held.row));
+    const matching: HeldQuestion[] = [];
+    for (const held of this.db.questions.values()) if (recordMatches(held.record, normalized)) matching.push(held);
+    matching.sort(newestFirst);
+    return structuredClone(matching.slice(0, normalized.limit).map((held) => held.record));
   }
 
   async auditTrail(id: string): Promise<AuditEntry[]> {
     this.checkOpen();
-    return this.db.audit.filter((row) => row.question_id === id).map((row) => decodeAudit(row));
+    return structuredClone(this.db.audit.get(id) ?? []);
   }
 
   async abandonOpen(reason: string, owner?: string): Promise<number> {
     this.checkOpen();
     const transition = abandonTransition(reason);
     const at = stamp(this.now);
-    const open = [...this.db.questions.values()]
-      .filter((held) => (held.row.state === 'pending' || held.row.state === 'delivered') && (owner === undefined || held.row.owner === owner))
-      .sort((a, b) => a.seq - b.seq);
-    const plans = open.map((held) => ({ held, plan: planAbandon(held.row, transition, at) }));
-    for (const { held, plan } of plans) {
-      held.row = plan.next;
-      this.appendAudit(plan.audit);
+    const open: HeldQuestion[] = [];
+    for (const held of this.db.questions.values()) {
+      if (OPEN_STATES.includes(held.record.state) && (owner === undefined || held.owner === owner)) open.push(held);
     }
-    return plans.length;
+    const changes = open.map((held) => ({ held, next: transitioned(held.record, transition, at), line: keptAuditEntry(transition.audit, held.record.id, at) }));
+    for (const { held, next, line } of changes) {
+      held.record = next;
+      this.db.audit.get(next.id)?.push(line);
+    }
+    return changes.length;
   }
 
   async close(): Promise<void> {
     this.closed = true;
   }
 
-  private appendAudit(row: Omit<AuditRow, 'id'>): void {
-    const last = this.db.audit[this.db.audit.length - 1];
-    this.db.audit.push({ id: (last?.id ?? 0) + 1, ...row });
-  }
-
   private checkOpen(): void {
     if (this.closed) throw new QuestionStoreError('closed', 'the question store is closed');
   }
+}
+
+/** Newest created first; of equal times, the one stored last first. */
+function newestFirst(a: HeldQuestion, b: HeldQuestion): number {
+  if (a.record.createdAt === b.record.createdAt) return b.seq - a.seq;
+  return a.record.createdAt < b.record.createdAt ? 1 : -1;
 }
 
 export function openMemoryQuestionStore(options: MemoryQuestionStoreOptions = {}): MemoryQuestionStore {

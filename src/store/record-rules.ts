@@ -1,0 +1,66 @@
+/** @module What a question record's JSON fields must hold and the one key order of a record, applied alike by every store. */
+
+import type { QuestionRecord } from '../questions/question.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { isAnswerAction, isAnswererKind } from './domain-values.js';
+
+const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision'] as const;
+
+/** What is wrong with a question's origin (it names no upstream, a named field is not a string), or undefined. */
+export function originProblem(origin: JsonObject): string | undefined {
+  if (typeof origin.upstream !== 'string' || origin.upstream.length === 0) return 'must name its upstream';
+  for (const key of ORIGIN_TEXTS) {
+    if (origin[key] !== undefined && typeof origin[key] !== 'string') return `${key} must be a string`;
+  }
+  return undefined;
+}
+
+/** What is wrong with an answer (an unknown action, content or result that is not an object), or undefined. */
+export function answerProblem(answer: JsonObject): string | undefined {
+  if (!isAnswerAction(answer.action)) return `action must be accept, decline or cancel, found ${shown(answer.action)}`;
+  for (const key of ['content', 'result'] as const) {
+    if (answer[key] !== undefined && !isObject(answer[key])) return `${key} must be a JSON object`;
+  }
+  return undefined;
+}
+
+/** What is wrong with an answerer (an unknown kind, or the kind's name field missing), or undefined. */
+export function answererProblem(answeredBy: JsonObject): string | undefined {
+  if (!isAnswererKind(answeredBy.kind)) return `kind must be host, operator or gateway, found ${shown(answeredBy.kind)}`;
+  const field = answeredBy.kind === 'host' ? 'sessionId' : answeredBy.kind === 'operator' ? 'name' : 'reason';
+  if (typeof answeredBy[field] !== 'string') return `a ${answeredBy.kind} answerer needs a string ${field}`;
+  return undefined;
+}
+
+/**
+ * The record with its keys in the one order every store returns (as the SQLite columns read back), absent optional
+ * fields left out rather than set to undefined. The values are the given ones, not copies.
+ */
+export function orderedRecord(fields: QuestionRecord): QuestionRecord {
+  const record = { id: fields.id, method: fields.method, params: fields.params } as QuestionRecord;
+  if (fields.hostParams !== undefined) record.hostParams = fields.hostParams;
+  record.origin = fields.origin;
+  record.route = fields.route;
+  record.audience = fields.audience;
+  if (fields.audienceReason !== undefined) record.audienceReason = fields.audienceReason;
+  record.state = fields.state;
+  record.deadline = fields.deadline;
+  if (fields.answer !== undefined) record.answer = fields.answer;
+  if (fields.answeredBy !== undefined) record.answeredBy = fields.answeredBy;
+  record.createdAt = fields.createdAt;
+  record.updatedAt = fields.updatedAt;
+  if (fields.settledAt !== undefined) record.settledAt = fields.settledAt;
+  return record;
+}
+
+/** A short, safe rendering of an unexpected value for an error message. */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Uint8Array) return 'binary data';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
