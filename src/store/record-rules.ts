@@ -1,9 +1,10 @@
-/** @module What a question record's JSON fields must hold and the one key order of a record, applied alike by every store. */
+/** @module What a question record's JSON fields and a transition must hold, and the one key order of a record, applied alike by every store. */
 
-import type { QuestionRecord } from '../questions/question.js';
+import type { QuestionRecord, Transition } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { isAnswerAction, isAnswererKind } from './domain-values.js';
+import { isAnswerAction, isAnswererKind, isQuestionState } from './domain-values.js';
+import { QuestionStoreError } from './store-error.js';
 
 const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision'] as const;
 
@@ -31,6 +32,15 @@ export function answererProblem(answeredBy: JsonObject): string | undefined {
   const field = answeredBy.kind === 'host' ? 'sessionId' : answeredBy.kind === 'operator' ? 'name' : 'reason';
   if (typeof answeredBy[field] !== 'string') return `a ${answeredBy.kind} answerer needs a string ${field}`;
   return undefined;
+}
+
+/** Refuses (`invalid-record`) a transition no store could apply as asked: an unknown target, a `from` that is not a list of states. */
+export function checkTransition(id: string, transition: Transition): void {
+  let problem: string | undefined;
+  if (!isObject(transition)) problem = 'must be an object';
+  else if (!Array.isArray(transition.from) || !transition.from.every(isQuestionState)) problem = 'from must be a list of question states';
+  else if (!isQuestionState(transition.to)) problem = `to is not a question state: ${JSON.stringify(transition.to) ?? 'nothing'}`;
+  if (problem !== undefined) throw new QuestionStoreError('invalid-record', `transition of question ${id}: ${problem}`, { questionId: id });
 }
 
 /**

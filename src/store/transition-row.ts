@@ -5,9 +5,9 @@ import { OPEN_STATES, SETTLED_STATES } from '../questions/question.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { AuditRow } from './audit-row.js';
 import { encodeAudit } from './audit-row.js';
-import { isQuestionState } from './domain-values.js';
 import type { QuestionRow } from './question-row.js';
 import { decodeQuestion, jsonText } from './question-row.js';
+import { checkTransition } from './record-rules.js';
 import { QuestionStoreError } from './store-error.js';
 
 /** What a store writes for one applied transition, in one transaction, only if the row is still in `from`. */
@@ -15,16 +15,6 @@ export interface TransitionPlan {
   next: QuestionRow;
   record: QuestionRecord;
   audit: Omit<AuditRow, 'id'>;
-}
-
-/** Refuses (`invalid-record`) a transition no store could apply as asked: an unknown target, a `from` that is not a list of states. */
-export function checkTransition(id: string, transition: Transition): void {
-  const fail = (problem: string): never => {
-    throw new QuestionStoreError('invalid-record', `transition of question ${id}: ${problem}`, { questionId: id });
-  };
-  if (!isObject(transition)) fail('must be an object');
-  if (!Array.isArray(transition.from) || !transition.from.every(isQuestionState)) fail('from must be a list of question states');
-  if (!isQuestionState(transition.to)) fail(`to is not a question state: ${JSON.stringify(transition.to) ?? 'nothing'}`);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { AuditLine, QuestionStore } from '../../questions/question-store.js
 import { normalizeFilter, recordMatches } from '../list-filter.js';
 import { QuestionStoreError } from '../store-error.js';
 import { stamp } from '../timestamps.js';
-import { abandonTransition, checkTransition } from '../transition-row.js';
+import { checkTransition } from '../record-rules.js';
+import { abandonTransition } from '../transition-row.js';
 import { keptAuditEntry, keptQuestion, transitioned } from './kept-records.js';
 
 /** A question as kept: its record (never changed in place, never handed out), when it came and who made it. */
