@@ -5,12 +5,11 @@ import { test } from 'node:test';
 
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
-import { createGateway } from '../../app/gateway.js';
 import { silentLogger } from '../../core/log.js';
 import type { ToolHandler } from '../../upstream/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
 import { config, spec } from '../../app/testing/gateway-doubles.js';
-import { ACCEPT, keys, modern, serve, resultOf, errorOf, textOf, inputRequired, deferred, eventually, legacySetup, caller, callsOf, restart } from './testing/modern-doubles.js';
+import { ACCEPT, keys, modern, serve, resultOf, errorOf, textOf, inputRequired, deferred, eventually, legacySetup, caller, callsOf, restart, createGateway } from './testing/modern-doubles.js';
 
 // ---- server/discover, lists, plain calls, removed methods -------------------------------------------
 

@@ -17,6 +17,9 @@ import type { FakeUpstream, ToolHandler } from '../../../upstream/testing/fake-u
 import { fakeUpstreamFactory } from '../../../upstream/testing/fake-upstream.js';
 import { config, spec } from '../../../app/testing/gateway-doubles.js';
 
+/** The whole gateway the tests of 2026-07-28 hosts run against (the one import of app/ by them: see .dependency-cruiser.mjs). */
+export { createGateway };
+
 const WAIT_MS = 3000;
 const CAPS: JsonObject = { elicitation: { form: {} } };
 const TICKET = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
