@@ -83,7 +83,6 @@ export class ModernHosts {
   constructor(options: ModernHostsOptions) {
     this.#options = options;
     this.#wrapped = new WrappedRounds({ questions: options.questions, keys: options.keys, logger: options.logger, now: () => this.#now() });
-    const now = (): number => this.#now();
     this.#pool = new StandInPool({
       openSession: (channel, hooks) => options.openSession(channel, hooks),
       hooksFor: (principal, standIn) => this.#hooksFor(principal, standIn),
@@ -93,7 +92,7 @@ export class ModernHosts {
       ids: this.#ids,
       onBroadcast: (from, message) => this.#streams.broadcast(from, message),
       onClosed: (closed) => this.#streams.endFor(closed),
-      now,
+      now: () => this.#now(),
     });
     this.#streams = new ListenStreams({
       serverCapabilities: () => options.serverCapabilities(),
@@ -150,7 +149,6 @@ export class ModernHosts {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#pool.stop();
     this.#streams.close();
     await this.#pool.close();
   }

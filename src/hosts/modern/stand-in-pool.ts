@@ -54,14 +54,9 @@ export class StandInPool {
     }
   }
 
-  /** Stops the sweep. */
-  stop(): void {
-    clearInterval(this.#sweeper);
-  }
-
-  /** Closes every open stand-in. */
+  /** Stops the sweep and closes every open stand-in. */
   async close(): Promise<void> {
-    this.stop();
+    clearInterval(this.#sweeper);
     const open = [...this.#standIns.values()];
     this.#standIns.clear();
     await Promise.all(open.map((standIn) => standIn.session.close()));
