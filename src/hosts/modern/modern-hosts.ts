@@ -1,6 +1,7 @@
 /**
  * @module Serves 2026-07-28 hosts: server/discover, every other request through a stand-in session, the
- * retries that continue a parked call (pair 4) or carry a wrapped upstream state (pair 2), and listen streams.
+ * retries that continue a parked call (pair 4) or carry a wrapped upstream state (pair 2); the stand-ins and the
+ * listen streams it hands requests to are held by stand-in-pool.ts and listen-streams.ts.
  */
 
 import { CountingIds, systemClock } from '../../core/clock.js';
@@ -14,27 +15,28 @@ import type { InputRequest } from '../../protocol/input-required.js';
 import { isInputRequestMethod, mayRequireInput } from '../../protocol/input-required.js';
 import { requiredCapabilities } from '../../protocol/input-capabilities.js';
 import { inputResponseProblem, originalParams, readRetryParams } from '../../protocol/input-retry.js';
-import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
 import { invalidParamsError, missingCapabilityError } from '../../protocol/modern-errors.js';
 import { checkParamHeaders } from '../../protocol/param-headers.js';
 import { stripRequestEnvelope } from '../../protocol/request-envelope.js';
 import { SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
-import type { SubscriptionFilter } from '../../protocol/subscriptions.js';
-import { acknowledgedFilter, filterAdmits, listenEndResult, listenOfferOf, onListenStream, parseListenParams, subscriptionsAcknowledged } from '../../protocol/subscriptions.js';
 import type { HostChannel, ModernExchange, ModernRequestContext, ModernSink } from '../../ports/host-contracts.js';
-import { GatewayError, toProtocolError } from '../../protocol/gateway-errors.js';
+import { toProtocolError } from '../../protocol/gateway-errors.js';
 import type { GatewayHostSession, ModernHostHooks } from '../legacy/host-session.js';
 import type { Logger } from '../../core/log.js';
 import type { CallOwner, Exchange } from './modern-call.js';
 import { ModernCall } from './modern-call.js';
 import { modernResult } from './modern-result.js';
-import { internalRequestId, StandIn, standInKey } from './stand-in.js';
+import type { StandIn } from './stand-in.js';
+import { internalRequestId } from './stand-in.js';
+import { StandInPool, tooManyStandIns } from './stand-in-pool.js';
+import { ListenStreams } from './listen-streams.js';
 import { WrappedRounds } from './wrapped-rounds.js';
 import type { QuestionPolicy } from '../../questions/route-policy.js';
 import type { QuestionDesk } from '../../questions/desk.js';
 import type { HostVerdict } from '../../questions/host-answers.js';
-import type { SessionLimits, SessionSlot } from '../../ports/session-limits.js';
+import type { SessionLimits } from '../../ports/session-limits.js';
 
 export interface ModernHostsOptions {
   /** Opens the host session behind a stand-in (the gateway registers it like any host session). */
@@ -60,39 +62,20 @@ export interface ModernHostsOptions {
   now?: () => number;
 }
 
-/**
- * The refusal when a session cap is reached and no session is idle: the gateway's own limit, retryable (-32603).
- * Each distinct principal and envelope gets a stand-in, and with it upstream sessions (processes, for stdio
- * upstreams): the caps keep a host that varies its envelope from opening them without end.
- */
-function tooManyStandIns(): JsonRpcErrorObject {
-  return new GatewayError('GW_ERR_HOST_LIMIT', 'The gateway holds as many host sessions as its limits allow and none is idle; retry later').toProtocolError().toJson();
-}
-
 /** Methods of the sessionful revisions that 2026-07-28 removed. */
 const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 const NOTHING: ModernExchange = { cancel: () => undefined };
 
-interface Listener {
-  id: JsonRpcId;
-  filter: SubscriptionFilter;
-  sink: ModernSink;
-  standIn: StandIn;
-}
-
 export class ModernHosts {
   #options: ModernHostsOptions;
-  #standIns = new Map<string, StandIn>();
   /** Parked calls by the id of the handle that continues them (only the latest round's). */
   #parked = new Map<string, { call: ModernCall; standIn: StandIn }>();
   /** Pair 2: rounds of modern upstreams relayed with their state wrapped. */
   #wrapped: WrappedRounds;
   #handleOf = new WeakMap<ModernCall, string>();
-  #listeners = new Set<Listener>();
-  #sweeper: NodeJS.Timeout | undefined;
-  /** The slot each open stand-in holds in the session count. */
-  #slots = new WeakMap<StandIn, SessionSlot>();
+  #pool: StandInPool;
+  #streams: ListenStreams;
   #closed = false;
   /** Numbers the stand-ins' own requests (`m-N`). */
   #ids = new CountingIds();
@@ -100,10 +83,23 @@ export class ModernHosts {
   constructor(options: ModernHostsOptions) {
     this.#options = options;
     this.#wrapped = new WrappedRounds({ questions: options.questions, keys: options.keys, logger: options.logger, now: () => this.#now() });
-    if (options.idleTimeoutMs > 0) {
-      this.#sweeper = setInterval(() => this.#sweep(), Math.max(1000, Math.floor(options.idleTimeoutMs / 2)));
-      this.#sweeper.unref();
-    }
+    this.#pool = new StandInPool({
+      openSession: (channel, hooks) => options.openSession(channel, hooks),
+      hooksFor: (principal, standIn) => this.#hooksFor(principal, standIn),
+      limits: options.limits,
+      idleTimeoutMs: options.idleTimeoutMs,
+      logger: options.logger,
+      ids: this.#ids,
+      onBroadcast: (from, message) => this.#streams.broadcast(from, message),
+      onClosed: (closed) => this.#streams.endFor(closed),
+      now: () => this.#now(),
+    });
+    this.#streams = new ListenStreams({
+      serverCapabilities: () => options.serverCapabilities(),
+      standIn: (context) => this.#pool.get(context) ?? tooManyStandIns(),
+      used: (standIn) => this.#pool.used(standIn),
+      logger: options.logger,
+    });
   }
 
   serve(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
@@ -119,12 +115,12 @@ export class ModernHosts {
     }
     if (REMOVED.has(request.method)) return fail({ code: RpcCode.MethodNotFound, message: `Method not found: ${request.method} is not part of revision 2026-07-28` });
     const params = stripRequestEnvelope(request.params) ?? {};
-    if (request.method === 'subscriptions/listen') return this.#listen(request.id, params, context, sink);
+    if (request.method === 'subscriptions/listen') return this.#streams.listen(request.id, params, context, sink);
     const retry = readRetryParams(params);
     if (!retry.ok) return fail(invalidParamsError('params', `Invalid params: ${retry.reason}`));
     const token = isObject(params._meta) ? params._meta.progressToken : undefined;
     const exchange: Exchange = { hostId: request.id, sink, wantsLogs: context.envelope.logLevel !== undefined, ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}) };
-    const standIn = this.#standIn(context);
+    const standIn = this.#pool.get(context);
     if (!standIn) return fail(tooManyStandIns());
     const state = retry.retry.requestState;
     const started = this.#checkParamHeaders(standIn, request.method, params, context, exchange).then((ok) => {
@@ -153,12 +149,8 @@ export class ModernHosts {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#sweeper);
-    for (const listener of this.#listeners) listener.sink.respond(resultResponse(listener.id, listenEndResult(listener.id)));
-    this.#listeners.clear();
-    const open = [...this.#standIns.values()];
-    this.#standIns.clear();
-    await Promise.all(open.map((standIn) => standIn.session.close()));
+    this.#streams.close();
+    await this.#pool.close();
   }
 
   // ---- requests -----------------------------------------------------------------------------------
@@ -170,7 +162,7 @@ export class ModernHosts {
     const deadlineMs = target === undefined ? 0 : Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(target.upstream, target.tool));
     const call = new ModernCall({ internalId, method, upstream: target?.upstream, deadlineMs, exchange, owner: this.#ownerFor(standIn, params) });
     standIn.calls.set(internalId, call);
-    this.#used(standIn);
+    this.#pool.used(standIn);
     // The stand-in always asks for progress under the call's own id: whichever request of the host (the first, or
     // a retry) is attached gets it under its own token, or not at all.
     const meta = isObject(params._meta) ? params._meta : {};
@@ -223,7 +215,7 @@ export class ModernHosts {
     const live = this.#parked.get(opened.payload.id);
     if (!live || live !== parked || !live.call.parked) return this.#refuse(exchange, requestStateError('gone'));
     this.#parked.delete(opened.payload.id);
-    this.#used(live.standIn);
+    this.#pool.used(live.standIn);
     const answer = (key: string, result: JsonObject): void => {
       const verdict = verdicts.get(key);
       if (verdict) verdict.settle();
@@ -275,7 +267,7 @@ export class ModernHosts {
         standIn.calls.delete(call.internalId);
         const handle = this.#handleOf.get(call);
         if (handle !== undefined) this.#parked.delete(handle);
-        this.#used(standIn);
+        this.#pool.used(standIn);
       },
       finish: (method, result) => this.#finish(method, result),
     };
@@ -297,131 +289,13 @@ export class ModernHosts {
     };
   }
 
-  // ---- server/discover and listen -------------------------------------------------------------------
+  // ---- server/discover -------------------------------------------------------------------------------
 
   #discover(): JsonObject {
     const result: JsonObject = { supportedVersions: [...SUPPORTED_REVISIONS], capabilities: this.#options.serverCapabilities() };
     const instructions = this.#options.instructions();
     if (instructions !== undefined) result.instructions = instructions;
     return result;
-  }
-
-  #listen(id: JsonRpcId, params: JsonObject, context: ModernRequestContext, sink: ModernSink): ModernExchange {
-    const parsed = parseListenParams(params);
-    if (!parsed.ok) {
-      sink.respond(errorResponse(id, invalidParamsError('notifications', `Invalid params: ${parsed.reason}`)));
-      return NOTHING;
-    }
-    const filter = acknowledgedFilter(parsed.filter, listenOfferOf(this.#options.serverCapabilities()));
-    const standIn = this.#standIn(context);
-    if (!standIn) {
-      sink.respond(errorResponse(id, tooManyStandIns()));
-      return NOTHING;
-    }
-    const listener: Listener = { id, filter, sink, standIn };
-    standIn.listeners += 1;
-    this.#listeners.add(listener);
-    sink.notify(subscriptionsAcknowledged(id, filter));
-    // Every upstream session of the stand-in is opened, so that their changes reach this stream.
-    void standIn.request('tools/list', {});
-    for (const uri of filter.resourceSubscriptions ?? []) {
-      void standIn.request('resources/subscribe', { uri }).then((response) => {
-        if ('error' in response) this.#options.logger.log('info', `listen: cannot subscribe to ${uri}: ${response.error.message}`);
-      });
-    }
-    return {
-      cancel: () => {
-        if (!this.#listeners.delete(listener)) return;
-        standIn.listeners -= 1;
-        this.#used(standIn);
-      },
-    };
-  }
-
-  /** A notification outside any call of a stand-in: to the listen streams fed by that stand-in, as their filters admit. */
-  #broadcast(standIn: StandIn, message: JsonRpcNotification): void {
-    for (const listener of this.#listeners) {
-      if (listener.standIn === standIn && filterAdmits(listener.filter, message)) listener.sink.notify(onListenStream(message, listener.id));
-    }
-  }
-
-  // ---- stand-ins ----------------------------------------------------------------------------------
-
-  /**
-   * The stand-in of a request's principal and envelope, opened when needed. At a session cap, the idle session used
-   * least recently is closed to make room; when none is idle, undefined (the request is refused, nothing opened).
-   */
-  #standIn(context: ModernRequestContext): StandIn | undefined {
-    const key = standInKey(context);
-    const known = this.#standIns.get(key);
-    if (known && !known.session.closed) return known;
-    const holder: { standIn?: StandIn } = {};
-    const slot = this.#options.limits.admit({
-      kind: 'stand-in',
-      principal: context.sessionCapKey ?? context.principal,
-      isIdle: () => holder.standIn?.idle ?? false,
-      evict: () => {
-        if (holder.standIn) this.#closeStandIn(holder.standIn);
-      },
-    });
-    if (!slot) {
-      this.#options.logger.log('warn', 'refusing a 2026-07-28 request: the host session caps are reached and no session is idle');
-      return undefined;
-    }
-    const hooks = this.#hooksFor(context.principal, () => holder.standIn);
-    let standIn: StandIn;
-    try {
-      standIn = this.#openStandIn(key, context, hooks, slot);
-    } catch (error) {
-      slot.release();
-      throw error;
-    }
-    holder.standIn = standIn;
-    this.#slots.set(standIn, slot);
-    this.#standIns.set(key, standIn);
-    return standIn;
-  }
-
-  #openStandIn(key: string, context: ModernRequestContext, hooks: ModernHostHooks, slot: SessionSlot): StandIn {
-    return new StandIn({
-      key,
-      principal: context.principal,
-      envelope: context.envelope,
-      transport: context.transport,
-      open: (channel) => this.#options.openSession(channel, hooks),
-      onBroadcast: (from, message) => this.#broadcast(from, message),
-      now: () => this.#now(),
-      ids: this.#ids,
-      onClosed: (closed) => {
-        slot.release();
-        if (this.#standIns.get(closed.key) === closed) this.#standIns.delete(closed.key);
-        for (const listener of this.#listeners) {
-          if (listener.standIn !== closed) continue;
-          this.#listeners.delete(listener);
-          listener.sink.respond(resultResponse(listener.id, listenEndResult(listener.id)));
-        }
-      },
-    });
-  }
-
-  /** A stand-in was used: its idle time starts again, and it becomes the most recently used session. */
-  #used(standIn: StandIn): void {
-    standIn.lastUsed = this.#now();
-    this.#slots.get(standIn)?.touch();
-  }
-
-  /** Closes a stand-in (idle for too long, or to make room): it leaves the map and the count at once. */
-  #closeStandIn(standIn: StandIn): void {
-    if (this.#standIns.get(standIn.key) === standIn) this.#standIns.delete(standIn.key);
-    this.#slots.get(standIn)?.release();
-    void standIn.session.close();
-  }
-
-  #sweep(): void {
-    const now = this.#now();
-    for (const standIn of this.#standIns.values()) {
-      if (standIn.idle && now - standIn.lastUsed >= this.#options.idleTimeoutMs) this.#closeStandIn(standIn);
-    }
   }
 
   #finish(method: string, result: JsonObject): JsonObject {
