@@ -62,11 +62,11 @@ export const LAYERS = [
   },
   {
     layer: 'legacy hosts',
-    rooms: [{ name: 'legacy hosts', globs: ['src/hosts/legacy/*'], holds: 'one sessionful host session: initialize, catalog, call routing, subscriptions, tasks' }],
+    rooms: [{ name: 'legacy hosts', globs: ['src/hosts/legacy/*'], holds: 'one sessionful host session: initialize, dispatch, lists, log level, subscriptions, tasks, host notifications' }],
   },
   {
     layer: 'router',
-    rooms: [{ name: 'router', globs: ['src/router/**'], holds: 'the era-neutral hub: the call registry, attribution, the question relay to the desk, the catalog, composites, URL elicitations' }],
+    rooms: [{ name: 'router', globs: ['src/router/**'], holds: 'the era-neutral hub: call routing (retry on an era change, progress, composites), the call registry, attribution, the notification fan-out, the question relay to the desk, the catalog, URL elicitations' }],
   },
   // The stores sit beside the router (7.3): they implement the questions' and composites' store ports.
   {
