@@ -9,15 +9,7 @@ const post = (body: BodyInit, headers: Record<string, string> = {}): Request =>
   new Request('http://localhost/mcp', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 /** A body of `chunks` with no declared length (as chunked transfer encoding arrives). */
-function streamed(chunks: string[]): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
-      controller.close();
-    },
-  });
-}
+const streamed = (chunks: string[]): ReadableStream<Uint8Array> => new Blob(chunks).stream();
 
 describe('readBodyCapped', () => {
   it('reads a body whose declared length is within the cap, whole', async () => {
