@@ -75,6 +75,20 @@ describe('Accept and Content-Type', () => {
     assert.equal(acceptsPostResponses(null), false);
   });
 
+  it('POST: the same Accept value gets the same answer again, also after another value (the last one is remembered)', () => {
+    for (const [accept, expected] of [
+      ['application/json, text/event-stream', true],
+      ['application/json, text/event-stream', true],
+      ['application/json', false],
+      ['application/json', false],
+      ['application/json, text/event-stream', true],
+      [null, false],
+      ['text/event-stream, application/json', true],
+    ] as const) {
+      assert.equal(acceptsPostResponses(accept), expected, String(accept));
+    }
+  });
+
   it('GET needs text/event-stream', () => {
     assert.equal(acceptsEventStream('text/event-stream'), true);
     assert.equal(acceptsEventStream('application/json'), false);

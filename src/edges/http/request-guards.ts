@@ -78,10 +78,16 @@ function acceptedTypes(accept: string | null): Set<string> {
   return types;
 }
 
+/** The last Accept value acceptsPostResponses judged, and its answer: a host sends the same header on every POST. */
+let lastPostAccept: { accept: string | null; ok: boolean } = { accept: null, ok: false };
+
 /** POST needs both `application/json` and `text/event-stream` listed (2025-era Streamable HTTP). */
 export function acceptsPostResponses(accept: string | null): boolean {
+  if (accept === lastPostAccept.accept) return lastPostAccept.ok;
   const types = acceptedTypes(accept);
-  return types.has('application/json') && types.has('text/event-stream');
+  const ok = types.has('application/json') && types.has('text/event-stream');
+  lastPostAccept = { accept, ok };
+  return ok;
 }
 
 /** GET opens an SSE stream, so `text/event-stream` must be listed. */
