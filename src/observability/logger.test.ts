@@ -31,6 +31,19 @@ describe('the pino logger', () => {
     ]);
   });
 
+  it('builds nothing for an entry below the level: its fields are not even read', () => {
+    const { lines, logger } = capture('json', 'warn');
+    let reads = 0;
+    const fields = Object.defineProperty({}, 'costly', { enumerable: true, get: () => (reads += 1) }) as LogFields;
+    logger.log('debug', 'hidden', fields);
+    logger.child({ session: 's1' }).log('info', 'hidden too', fields);
+    assert.equal(reads, 0);
+    assert.deepEqual(lines, []);
+    logger.log('warn', 'shown', fields);
+    assert.equal(reads, 1);
+    assert.equal(lines.length, 1);
+  });
+
   it('writes JSON lines: level label, ISO time, the fields in order, then msg; an Error by its message', () => {
     const { lines, logger } = capture('json');
     logger.log('warn', 'upstream down', { name: 'desk', attempt: 3, error: new Error('spawn ENOENT'), skip: undefined });

@@ -41,6 +41,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 function wrap(instance: PinoLogger): Logger {
   return {
     log(level, message, fields) {
+      // Below the threshold no record is built: not even the copy of the fields.
+      if (!instance.isLevelEnabled(level)) return;
       if (fields === undefined) instance[level](message);
       else instance[level](plain(fields), message);
     },

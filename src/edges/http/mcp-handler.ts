@@ -19,15 +19,17 @@ import { HttpSession } from './http-session.js';
 import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
-import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType } from './request-guards.js';
+import { acceptsEventStream, acceptsPostResponses, hostGuard, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { sessionCapKey } from './modern-principal.js';
+import { pathOf } from './request-path.js';
 import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
 /** The paths this edge serves itself; the rest belong to `extraRoutes`. */
 const MCP_PATHS: ReadonlySet<string> = new Set([MCP_PATH, HEALTH_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
-const pathOf = (req: Request): string => new URL(req.url).pathname;
+/** The paths that answer 503 once the edge is closing (`/healthz` still answers). */
+const CLOSED_WHEN_CLOSING: ReadonlySet<string> = new Set([MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
 const methodNotAllowed = (allow: string): Response => errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow } });
 /** The one revision that has JSON-RPC batches. */
 const BATCH_REVISION = '2025-03-26';
@@ -68,6 +70,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     limits,
   });
   let closing = false;
+  const isAllowedHost = hostGuard(settings.allowedHosts);
 
   /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
   function openSession(principal: string): HttpSession | undefined {
@@ -103,7 +106,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
 
   function guardHostAndOrigin(req: Request): Response | undefined {
     const host = req.headers.get('host') ?? new URL(req.url).host;
-    if (!isAllowedHost(host, settings.allowedHosts)) {
+    if (!isAllowedHost(host)) {
       return errorResponse('FORBIDDEN_HOST', `Forbidden: Host ${JSON.stringify(host)} is not allowed`);
     }
     const origin = req.headers.get('origin');
@@ -256,26 +259,22 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   }
 
   /** The edge's paths as one Hono app, routed on the path as sent; every path it does not name goes to `extraRoutes`. */
-  const app = new Hono({ getPath: (req) => new URL(req.url).pathname });
+  const app = new Hono({ getPath: pathOf });
   const extra = settings.extraRoutes ?? [];
-  const notFound = (req: Request) => errorResponse('NOT_FOUND', `Not Found: ${new URL(req.url).pathname}`);
-  // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path).
+  const notFound = (path: string) => errorResponse('NOT_FOUND', `Not Found: ${path}`);
+  // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path); then, once the
+  // edge is closing, its own sessionful paths answer 503. One middleware for both: Hono composes it on every request.
   app.use('*', async (c, next) => {
-    if (!MCP_PATHS.has(pathOf(c.req.raw)) && extra.length === 0) return notFound(c.req.raw);
+    const path = c.req.path; // what getPath returned for this request: no second parse
+    if (!MCP_PATHS.has(path) && extra.length === 0) return notFound(path);
     const forbidden = guardHostAndOrigin(c.req.raw);
     if (forbidden !== undefined) return forbidden;
+    if (closing && CLOSED_WHEN_CLOSING.has(path)) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
     await next();
     return undefined;
   });
   // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
   app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
-  for (const path of [MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]) {
-    app.use(path, async (c, next) => {
-      if (closing) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
-      await next();
-      return undefined;
-    });
-  }
   app.all(LEGACY_SSE_PATH, (c) => (c.req.method === 'GET' ? legacy.open(c.req.raw) : methodNotAllowed('GET')));
   app.all(LEGACY_MESSAGES_PATH, (c) => (c.req.method === 'POST' ? legacy.post(c.req.raw) : methodNotAllowed('POST')));
   app.all(MCP_PATH, (c) => {
@@ -295,7 +294,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       const response = await routes.handle(c.req.raw);
       if (response !== undefined) return response;
     }
-    return notFound(c.req.raw);
+    return notFound(c.req.path);
   });
   const failed = (req: Request, error: unknown): Response => {
     logger.log('error', 'http request failed', { method: req.method, url: req.url, error: error instanceof Error ? error.stack : String(error) });

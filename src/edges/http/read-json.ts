@@ -16,13 +16,16 @@ export type JsonBodyResult =
   | { kind: 'not-json' }
   | { kind: 'too-deep'; maxDepth: number };
 
+/** Strict UTF-8 (a bad byte is an error, not U+FFFD); decode() without `stream` keeps no state between calls, so one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The body as a JSON value; its depth is checked before it is parsed, so deep nesting never reaches a recursive parser. */
 export async function readJsonBody(req: Request, limits: JsonBodyLimits): Promise<JsonBodyResult> {
   const body = await readBodyCapped(req, limits.maxBodyBytes);
   if (body.kind === 'too-large') return body;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
+    text = UTF8.decode(body.bytes);
   } catch {
     return { kind: 'not-json' };
   }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { acceptsEventStream, acceptsPostResponses, isAllowedHost, isAllowedOrigin, isJsonContentType, splitHost } from './request-guards.js';
+import { acceptsEventStream, acceptsPostResponses, hostGuard, isAllowedHost, isAllowedOrigin, isJsonContentType, splitHost } from './request-guards.js';
 
 describe('Host validation', () => {
   const cases: [host: string, allowed: string[], expected: boolean][] = [
@@ -27,6 +27,18 @@ describe('Host validation', () => {
       assert.equal(isAllowedHost(host, allowed), expected);
     });
   }
+
+  it('a prepared guard answers every case as isAllowedHost does, the second time too (accepted values are remembered)', () => {
+    for (const [host, allowed, expected] of cases) {
+      const guard = hostGuard(allowed);
+      assert.equal(guard(host), expected, host);
+      assert.equal(guard(host), expected, `${host} again`);
+    }
+    const guard = hostGuard([]);
+    for (let port = 1; port <= 100; port += 1) assert.equal(guard(`localhost:${port}`), true);
+    assert.equal(guard('evil.example'), false);
+    assert.equal(guard('localhost:100'), true);
+  });
 
   it('splits bracketed IPv6 hosts and ports', () => {
     assert.deepEqual(splitHost('[::1]:99'), { hostname: '[::1]', port: '99' });
@@ -61,6 +73,20 @@ describe('Accept and Content-Type', () => {
     assert.equal(acceptsPostResponses('application/json'), false);
     assert.equal(acceptsPostResponses('*/*'), false);
     assert.equal(acceptsPostResponses(null), false);
+  });
+
+  it('POST: the same Accept value gets the same answer again, also after another value (the last one is remembered)', () => {
+    for (const [accept, expected] of [
+      ['application/json, text/event-stream', true],
+      ['application/json, text/event-stream', true],
+      ['application/json', false],
+      ['application/json', false],
+      ['application/json, text/event-stream', true],
+      [null, false],
+      ['text/event-stream, application/json', true],
+    ] as const) {
+      assert.equal(acceptsPostResponses(accept), expected, String(accept));
+    }
   });
 
   it('GET needs text/event-stream', () => {

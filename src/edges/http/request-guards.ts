@@ -18,19 +18,33 @@ export function splitHost(host: string): { hostname: string; port: string | unde
   return colon === -1 ? { hostname: value, port: undefined } : { hostname: value.slice(0, colon), port: value.slice(colon + 1) };
 }
 
+/** Accepted Host values remembered per guard: a client sends the same one on every request. */
+const REMEMBERED_HOSTS = 64;
+
 /**
- * Whether a Host header value is acceptable: a loopback name with any port, or an entry of `allowedHosts`
- * (matched by hostname alone when the entry has no port, else with its port). The SDK's validateHostHeader
- * checks the hostname (read as a URL authority, so `127.1` is 127.0.0.1) against the loopback names and the
- * port-less entries; it cannot express an entry with a port, so those are matched here, exactly.
+ * The Host check for one `allowedHosts` list, prepared once: a loopback name with any port, or an entry of
+ * `allowedHosts` (matched by hostname alone when the entry has no port, else with its port). The SDK's
+ * validateHostHeader checks the hostname (read as a URL authority, so `127.1` is 127.0.0.1) against the loopback
+ * names and the port-less entries; it cannot express an entry with a port, so those are matched here, exactly.
+ * The check is a pure function of the value, so the first REMEMBERED_HOSTS accepted values skip it next time.
  */
-export function isAllowedHost(host: string, allowedHosts: readonly string[]): boolean {
-  const value = host.trim().toLowerCase();
-  if (value.length === 0) return false;
+export function hostGuard(allowedHosts: readonly string[]): (host: string) => boolean {
   const entries = allowedHosts.map((entry) => entry.trim().toLowerCase());
-  if (entries.includes(value)) return true;
   const hostnames = [...LOOPBACK_HOSTNAMES, ...entries.filter((entry) => splitHost(entry).port === undefined)];
-  return validateHostHeader(value, hostnames).ok;
+  const accepted = new Set<string>();
+  return (host) => {
+    if (accepted.has(host)) return true;
+    const value = host.trim().toLowerCase();
+    if (value.length === 0) return false;
+    const ok = entries.includes(value) || validateHostHeader(value, hostnames).ok;
+    if (ok && accepted.size < REMEMBERED_HOSTS) accepted.add(host);
+    return ok;
+  };
+}
+
+/** Whether a Host header value is acceptable under `allowedHosts` (see hostGuard, which a server prepares once). */
+export function isAllowedHost(host: string, allowedHosts: readonly string[]): boolean {
+  return hostGuard(allowedHosts)(host);
 }
 
 function originOf(text: string): string | undefined {
@@ -64,10 +78,16 @@ function acceptedTypes(accept: string | null): Set<string> {
   return types;
 }
 
+/** The last Accept value acceptsPostResponses judged, and its answer: a host sends the same header on every POST. */
+let lastPostAccept: { accept: string | null; ok: boolean } = { accept: null, ok: false };
+
 /** POST needs both `application/json` and `text/event-stream` listed (2025-era Streamable HTTP). */
 export function acceptsPostResponses(accept: string | null): boolean {
+  if (accept === lastPostAccept.accept) return lastPostAccept.ok;
   const types = acceptedTypes(accept);
-  return types.has('application/json') && types.has('text/event-stream');
+  const ok = types.has('application/json') && types.has('text/event-stream');
+  lastPostAccept = { accept, ok };
+  return ok;
 }
 
 /** GET opens an SSE stream, so `text/event-stream` must be listed. */

@@ -30,6 +30,14 @@ describe('sseEvent', () => {
     assert.equal(sseJsonEvent([1], { event: 'created' }), 'event: created\ndata: [1]\n\n');
     assert.equal(sseComment('keep-alive'), ': keep-alive\n\n');
   });
+
+  it('writes a JSON event exactly as sseEvent writes the same fields and data', () => {
+    const fields = { retry: 5, event: 'message', id: '3' };
+    const data = { jsonrpc: '2.0', id: 1, result: { text: 'a\r\nb\u2028c' } };
+    assert.equal(sseJsonEvent(data, fields), sseEvent({ ...fields, data: JSON.stringify(data) }));
+    assert.throws(() => sseJsonEvent(data, { id: '1\n' }), /one line/);
+    assert.throws(() => sseJsonEvent(undefined), /needs a JSON value/);
+  });
 });
 
 describe('startSseKeepAlive', () => {

@@ -15,19 +15,27 @@ function oneLine(field: string, value: string): string {
   return value;
 }
 
-/** The text of one event, ended by the blank line that dispatches it. */
-export function sseEvent({ event, id, retry, data }: SseEvent): string {
+/** The `retry`, `event` and `id` lines of an event, in that order. */
+function fieldLines({ event, id, retry }: Omit<SseEvent, 'data'>): string {
   let text = '';
   if (retry !== undefined) text += `retry: ${Math.max(0, Math.trunc(retry))}\n`;
   if (event !== undefined) text += `event: ${oneLine('event name', event)}\n`;
   if (id !== undefined) text += `id: ${oneLine('id', id)}\n`;
-  for (const line of data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  return text;
+}
+
+/** The text of one event, ended by the blank line that dispatches it. */
+export function sseEvent(event: SseEvent): string {
+  let text = fieldLines(event);
+  for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
   return `${text}\n`;
 }
 
-/** An `event: message` whose data is one JSON value (JSON.stringify never writes a raw line break). */
+/** An `event: message` whose data is one JSON value: JSON.stringify never writes a raw line break, so it is one `data:` line. */
 export function sseJsonEvent(data: unknown, fields: Omit<SseEvent, 'data'> = { event: 'message' }): string {
-  return sseEvent({ ...fields, data: JSON.stringify(data) });
+  const json: string | undefined = JSON.stringify(data);
+  if (json === undefined) throw new TypeError('an SSE JSON event needs a JSON value, not undefined, a function or a symbol');
+  return `${fieldLines(fields)}data: ${json}\n\n`;
 }
 
 /** A comment line: clients ignore it, proxies see traffic. */
