@@ -5,51 +5,31 @@ import { StringDecoder } from 'node:string_decoder';
 
 import { RpcCode } from '../../protocol/errors.js';
 import { classifyMessage, errorResponse } from '../../protocol/jsonrpc.js';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { headerSource } from '../../protocol/header-source.js';
 import { DEFAULT_MAX_JSON_DEPTH, jsonDepthMessage, parseJsonWithin } from '../../protocol/json-depth.js';
 import { checkModernRequest } from '../../protocol/modern-request-check.js';
-import type { RequestEnvelope } from '../../protocol/request-envelope.js';
 import { classifyRequestEra } from '../../protocol/request-era.js';
+import type { Logger } from '../../core/log.js';
+import type { HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from '../../ports/host-contracts.js';
 
-/*
- * The gateway side is typed structurally (a subset of GatewayHandle / HostChannel / HostSession in
- * gateway/contracts.ts) so that transport/ depends on protocol/ only.
- */
+/** What the edge gives the gateway to reach the host (the ports' HostChannel). */
+export type StdioHostChannel = HostChannel;
 
-/** What the edge gives the gateway to reach the host. */
-export interface StdioHostChannel {
-  send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void;
-  onSessionClosed?(): void;
-  readonly transport?: 'stdio';
-}
+/** The slice of a host session this edge uses. */
+export type StdioHostSession = Pick<HostSession, 'receive' | 'close'> & Partial<Pick<HostSession, 'admitAnswer'>>;
 
-export interface StdioHostSession {
-  receive(message: JsonRpcMessage): void;
-  /** The session's verdict on a host's answer (HostSession.admitAnswer), which checks and settles it once: an invalid one gets an error line here. */
-  admitAnswer?(message: JsonRpcResponse): { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string };
-  close(): Promise<void>;
-}
+/** A 2026-07-28 request being served. */
+export type StdioModernExchange = ModernExchange;
 
-/** A 2026-07-28 request being served (ModernExchange). */
-export interface StdioModernExchange {
-  cancel(reason: string): void;
-}
-
+/** The slice of the gateway this edge uses: a session per host, and 2026-07-28 lines served statelessly. */
 export interface StdioSessionOpener {
   openSession(channel: StdioHostChannel): StdioHostSession;
-  /** Serves one 2026-07-28 request statelessly (GatewayHandle.serveModern). */
-  serveModern?(
-    request: JsonRpcRequest,
-    context: { principal: string; envelope: RequestEnvelope; transport: 'stdio' },
-    sink: { notify(message: JsonRpcNotification): void; respond(message: JsonRpcResponse): void },
-  ): StdioModernExchange;
+  serveModern?(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): StdioModernExchange;
 }
 
-/** The slice of the gateway Logger this edge writes to. */
-export interface StdioLogger {
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
-}
+/** The logger this edge writes to. */
+export type StdioLogger = Pick<Logger, 'log'>;
 
 export interface ServeStdioOptions {
   input: Readable;
