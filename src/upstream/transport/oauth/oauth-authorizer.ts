@@ -25,13 +25,12 @@ import type { OAuthClient } from './client-registration.js';
 import { obtainClient } from './client-registration.js';
 import type { Discovery } from './discovery.js';
 import { discover } from './discovery.js';
+import type { Logger } from '../../../core/log.js';
 import { authorizeHeadless, HeadlessAuthorizationError } from './headless-authorization.js';
 import { scopeCovers, scopeUnion, selectScope } from './scope.js';
 
-/** Where the authorizer says what it does (structurally the gateway's Logger). */
-export interface AuthLogger {
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
-}
+/** Where the authorizer says what it does: the log method of the gateway's Logger. */
+export type AuthLogger = Pick<Logger, 'log'>;
 
 export interface OAuthAuthorizerOptions {
   /** Names the upstream in messages, for example `upstream 'remote' (https://…/mcp)`. */
