@@ -24,8 +24,8 @@ const up = fakeUpstreamFactory({
     return { content: [{ type: 'text', text: JSON.stringify('result' in answer ? answer.result : answer) }] };
   },
 });
-const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
-const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open(), questions: { broker } });
+const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open(), questions: { desk } });
 await gateway.ready;
 
 /** One call that elicits, answered by the host; the host session and its upstream session are already open. */

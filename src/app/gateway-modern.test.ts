@@ -40,7 +40,7 @@ function asks(inputRequests: JsonObject, requestState: string | null = 'state-1'
   };
 }
 
-function setup(options: FakeModernOptions, extra: Partial<UpstreamSpec> = {}, questions?: { broker: QuestionDesk; policy: QuestionPolicy }) {
+function setup(options: FakeModernOptions, extra: Partial<UpstreamSpec> = {}, questions?: { desk: QuestionDesk; policy: QuestionPolicy }) {
   const up = fakeModernFactory(options);
   const gateway = createGateway(config([spec('desk', 'per-session', extra)]), { logger: silentLogger, openTransport: () => up.open(), ...(questions ? { questions } : {}) });
   return { up, gateway };
@@ -234,35 +234,35 @@ test('pair 3: inputRequired.deadline counts the upstream\'s time, not the host\'
 });
 
 test('pair 3: a question nobody can answer (route host, host without the capability) gets -32601, which no retry can carry: the call ends isError', async () => {
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
   const policy = new QuestionPolicy({ defaults: { route: 'host', timeoutMs: 60_000 } });
-  const { up, gateway } = setup({ handlers: { 'tool:restart': asks({ approval: APPROVAL }) } }, {}, { broker, policy });
+  const { up, gateway } = setup({ handlers: { 'tool:restart': asks({ approval: APPROVAL }) } }, {}, { desk, policy });
   const host = await connectHost(gateway, {});
   // This fake asks whatever the envelope says (the incident desk would not ask at all). Not `cancel`: nobody cancelled.
   const ended = await host.request('tools/call', { name: 'restart', arguments: {} });
   assert.equal((ended as { result?: { isError?: boolean } }).result?.isError, true, JSON.stringify(ended));
   assert.match(textOf(ended), /its elicitation 'approval' was answered with an error: .*did not declare the elicitation capability.*\(-32601\)/);
   assert.equal(served(up).requests('tools/call').length, 1, 'no retry carries an error');
-  const [cancelled] = await broker.list({ state: 'cancelled' });
+  const [cancelled] = await desk.list({ state: 'cancelled' });
   assert.equal(cancelled?.audience, 'none');
   assert.equal(cancelled?.origin.tool, 'restart');
   await gateway.close();
 });
 
-test('pair 3: with questions.sampling: operator, an operator answers what the host cannot (sampling), through the same broker record', async () => {
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+test('pair 3: with questions.sampling: operator, an operator answers what the host cannot (sampling), through the same desk record', async () => {
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const policy = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, sampling: 'operator' });
-  const { up, gateway } = setup({ handlers: { 'tool:summarize': asks({ summary: SUMMARY }) } }, {}, { broker, policy });
+  const { up, gateway } = setup({ handlers: { 'tool:summarize': asks({ summary: SUMMARY }) } }, {}, { desk, policy });
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'summarize', arguments: { id: 'INC-1' } });
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   assert.equal(question.audience, 'operator');
   assert.equal(question.method, 'sampling/createMessage');
   assert.equal(question.origin.upstream, 'desk');
   assert.equal(question.origin.tool, 'summarize');
   assert.deepEqual(question.params, SUMMARY.params);
   const reply = { role: 'assistant', content: { type: 'text', text: 'Quiet.' }, model: 'operator', stopReason: 'endTurn' };
-  assert.ok((await broker.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
   assert.equal(textOf(await call), JSON.stringify({ summary: reply }));
   const envelope = served(up).requests('tools/call')[0]?.params?._meta as JsonObject;
   assert.deepEqual(envelope['io.modelcontextprotocol/clientCapabilities'], { elicitation: { form: {} }, sampling: {} }, 'what an operator can answer is declared');

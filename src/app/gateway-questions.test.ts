@@ -1,4 +1,4 @@
-/** @module Tests of questions through the broker: operator answers, `both`, consent, expiry, multi-select, sampling, and the record kept. */
+/** @module Tests of questions through the desk: operator answers, `both`, consent, expiry, multi-select, sampling, and the record kept. */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -28,13 +28,13 @@ function elicits(params: JsonObject): ToolHandler {
 
 function setup(tools: Record<string, ToolHandler>, policy?: QuestionPolicyConfig) {
   const up = fakeUpstreamFactory(tools);
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy(policy ?? { defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+    questions: { desk, policy: new QuestionPolicy(policy ?? { defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
   });
-  return { up, broker, gateway };
+  return { up, desk, gateway };
 }
 
 function textOf(response: unknown): string {
@@ -43,19 +43,19 @@ function textOf(response: unknown): string {
 }
 
 test('a host without elicitation: the upstream is offered it anyway, the operator answers, the call completes', async () => {
-  const { up, broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) });
+  const { up, desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) });
   const host = await connectHost(gateway, {}, '2025-06-18');
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   assert.deepEqual((up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, { elicitation: {} });
   assert.equal(question.audience, 'operator');
   assert.equal(question.origin.tool, 'restart');
   assert.equal(question.origin.hostSessionId, host.session.id);
   assert.match(question.audienceReason ?? '', /did not declare the elicitation capability/);
 
-  const refused = await broker.answer(question.id, { action: 'accept', content: { confirm: 'yes' } }, 'alice');
+  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes' } }, 'alice');
   assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid', 'checked against the upstream schema');
-  const answered = await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }, 'alice');
+  const answered = await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }, 'alice');
   assert.ok(answered.ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }));
   assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'elicitation/create'), false, 'the host was never asked');
@@ -63,15 +63,15 @@ test('a host without elicitation: the upstream is offered it anyway, the operato
 });
 
 test('both: the operator answers first, the host request is cancelled, the upstream gets exactly one answer', async () => {
-  const { up, broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const { up, desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
   const host = await connectHost(gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'restart', arguments: {} }, 'call-1');
   const asked = await host.question('elicitation/create');
   const hostId = (asked.message as JsonRpcRequest).id;
   assert.equal(asked.related, 'call-1');
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   assert.equal(question.audience, 'both');
-  assert.ok((await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'OP-1' } }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'OP-1' } }, 'alice')).ok);
   const cancelled = await host.waitFor((s) => 'method' in s.message && s.message.method === 'notifications/cancelled');
   assert.deepEqual((cancelled.message as { params: JsonObject }).params, { requestId: hostId, reason: 'settled by an operator' });
   assert.equal(cancelled.related, 'call-1');
@@ -81,33 +81,33 @@ test('both: the operator answers first, the host request is cancelled, the upstr
   await new Promise((r) => setTimeout(r, 20));
   const answers = (up.servers.at(-1) as FakeUpstream).received.filter((m) => !('method' in m) && m.id === 'up-1');
   assert.equal(answers.length, 1);
-  const record = await broker.get(question.id);
+  const record = await desk.get(question.id);
   assert.deepEqual(record?.question.answeredBy, { kind: 'operator', name: 'alice' });
   await gateway.close();
 });
 
 test('both: the host answers first and the operator is told it is settled (409)', async () => {
-  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const { desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
   const host = await connectHost(gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
   const asked = await host.question('elicitation/create');
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { confirm: true, ticket: 'HOST-1' } } });
   assert.match(textOf(await call), /HOST-1/);
-  const late = await broker.answer(question.id, { action: 'decline' }, 'alice');
+  const late = await desk.answer(question.id, { action: 'decline' }, 'alice');
   assert.equal(late.ok ? 'ok' : late.kind, 'settled');
-  assert.deepEqual((await broker.get(question.id))?.question.answeredBy, { kind: 'host', sessionId: host.session.id });
+  assert.deepEqual((await desk.get(question.id))?.question.answeredBy, { kind: 'host', sessionId: host.session.id });
   await gateway.close();
 });
 
 test('a multi-select a 2025-06-18 host cannot take goes to the operator and reaches the upstream as a string array', async () => {
   const regions = { type: 'object', properties: { regions: { type: 'array', items: { type: 'string', enum: ['eu', 'us', 'ap'] } } }, required: ['regions'] };
-  const { broker, gateway } = setup({ deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }) });
+  const { desk, gateway } = setup({ deploy: elicits({ mode: 'form', message: 'Where?', requestedSchema: regions }) });
   const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
   const call = host.request('tools/call', { name: 'deploy', arguments: {} });
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   assert.equal(question.audience, 'operator');
-  assert.ok((await broker.answer(question.id, { action: 'accept', content: { regions: ['eu', 'ap'] } }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { regions: ['eu', 'ap'] } }, 'alice')).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { regions: ['eu', 'ap'] } }));
   await gateway.close();
 });
@@ -115,7 +115,7 @@ test('a multi-select a 2025-06-18 host cannot take goes to the operator and reac
 test('by default a consent question (a lone approval, a password field) goes to the host that can take it, not to an operator', async () => {
   const approve = elicits({ message: 'Approve?', requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } } } });
   const secret = elicits({ message: 'Key?', requestedSchema: { type: 'object', properties: { key: { type: 'string', format: 'password' } } } });
-  const { broker, gateway } = setup({ approve, secret });
+  const { desk, gateway } = setup({ approve, secret });
   const host = await connectHost(gateway, { elicitation: { form: {} } });
   for (const [tool, answer] of [['approve', { approve: true }], ['secret', { key: 's3cret' }]] as const) {
     const call = host.request('tools/call', { name: tool, arguments: {} });
@@ -124,7 +124,7 @@ test('by default a consent question (a lone approval, a password field) goes to 
     assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: answer }));
     host.sent.length = 0;
   }
-  const settled = await broker.list({ state: 'answered' });
+  const settled = await desk.list({ state: 'answered' });
   assert.deepEqual(settled.map((q) => [q.audience, q.answeredBy?.kind]), [['host', 'host'], ['host', 'host']]);
   await gateway.close();
 });
@@ -134,9 +134,9 @@ test('questions.consent: operator sends a lone approval to a person even though 
   const first = setup({ approve }, { defaults: { route: 'host-then-operator', timeoutMs: 60_000 }, consent: 'operator' });
   const host = await connectHost(first.gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'approve', arguments: {} });
-  const question = await openQuestion(first.broker);
+  const question = await openQuestion(first.desk);
   assert.equal(question.audience, 'operator');
-  assert.ok((await first.broker.answer(question.id, { action: 'decline' }, 'alice')).ok);
+  assert.ok((await first.desk.answer(question.id, { action: 'decline' }, 'alice')).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'decline' }));
   await first.gateway.close();
 
@@ -154,10 +154,10 @@ function errorOf(response: unknown): { code?: number; message?: string; data?: {
 }
 
 test('expiry answers cancel; route host with an incapable host gets the error a host lacking elicitation sends, and both are on record', async () => {
-  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 30 } });
+  const { desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 30 } });
   const host = await connectHost(gateway, {});
   assert.equal(textOf(await host.request('tools/call', { name: 'restart', arguments: {} })), JSON.stringify({ action: 'cancel' }));
-  const [expired] = await broker.list({ state: 'expired' });
+  const [expired] = await desk.list({ state: 'expired' });
   assert.ok(expired, 'the expired question is on record');
   await gateway.close();
 
@@ -168,7 +168,7 @@ test('expiry answers cancel; route host with an incapable host gets the error a 
   assert.equal(refused?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
   assert.match(refused?.message ?? '', /did not declare the elicitation capability/);
   assert.deepEqual((hostOnly.up.servers.at(-1) as FakeUpstream).initializeParams?.capabilities, {}, 'route host: nothing declared the host did not');
-  const [cancelled] = await hostOnly.broker.list({ state: 'cancelled' });
+  const [cancelled] = await hostOnly.desk.list({ state: 'cancelled' });
   assert.equal(cancelled?.audience, 'none');
   await hostOnly.gateway.close();
 });
@@ -184,17 +184,17 @@ function noOperatorGateway(route: QuestionRoute) {
       return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
     },
   });
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: false });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy({ defaults: { route, timeoutMs: 60_000 } }) },
+    questions: { desk, policy: new QuestionPolicy({ defaults: { route, timeoutMs: 60_000 } }) },
   });
-  return { broker, gateway };
+  return { desk, gateway };
 }
 
 test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18 host and sampling for a host without it get -32601 GW_ERR_HOST_LACKS_CAPABILITY', async () => {
-  const { broker, gateway } = noOperatorGateway('host-then-operator');
+  const { desk, gateway } = noOperatorGateway('host-then-operator');
   const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
   const withheld = errorOf(await host.request('tools/call', { name: 'deploy', arguments: {} }));
   assert.equal(withheld?.code, -32601);
@@ -204,7 +204,7 @@ test('nobody can answer (no operator): a multi-select withheld from a 2025-06-18
   assert.equal(unsampled?.data?.reason, 'GW_ERR_HOST_LACKS_CAPABILITY');
   assert.match(unsampled?.message ?? '', /did not declare the sampling capability/);
   assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method !== 'notifications/message'), false, 'the host was never asked');
-  const settled = await broker.list({ state: 'cancelled' });
+  const settled = await desk.list({ state: 'cancelled' });
   assert.deepEqual(settled.map((q) => q.audience), ['none', 'none']);
   await gateway.close();
 });
@@ -227,19 +227,19 @@ test('sampling for a host without it: an operator reply becomes the result; a de
     const answer = await server.ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }], maxTokens: 50 });
     return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
   };
-  const { broker, gateway } = setup({ sample });
+  const { desk, gateway } = setup({ sample });
   const host = await connectHost(gateway, {});
   const call = host.request('tools/call', { name: 'sample', arguments: {} });
-  const question = await openQuestion(broker);
-  const bad = await broker.answer(question.id, { action: 'accept', result: { role: 'user', content: { type: 'text', text: 'x' }, model: 'op' } }, 'alice');
+  const question = await openQuestion(desk);
+  const bad = await desk.answer(question.id, { action: 'accept', result: { role: 'user', content: { type: 'text', text: 'x' }, model: 'op' } }, 'alice');
   assert.equal(bad.ok ? 'ok' : bad.kind, 'invalid');
   const reply = { role: 'assistant', content: { type: 'text', text: 'All quiet.' }, model: 'operator', stopReason: 'endTurn' };
-  assert.ok((await broker.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
   assert.deepEqual(JSON.parse(textOf(await call)).result, reply);
 
   const again = host.request('tools/call', { name: 'sample', arguments: {} });
-  const second = await openQuestion(broker);
-  assert.ok((await broker.answer(second.id, { action: 'decline' }, 'alice')).ok);
+  const second = await openQuestion(desk);
+  assert.ok((await desk.answer(second.id, { action: 'decline' }, 'alice')).ok);
   const error = JSON.parse(textOf(await again)).error;
   assert.equal(error.code, -1);
   assert.match(error.message, /declined by an operator/);
@@ -247,26 +247,26 @@ test('sampling for a host without it: an operator reply becomes the result; a de
 });
 
 test('a host that closes abandons its open questions on record, and the upstream is told', async () => {
-  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 60_000 } });
+  const { desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, { defaults: { route: 'operator', timeoutMs: 60_000 } });
   const host = await connectHost(gateway, {});
   void host.request('tools/call', { name: 'restart', arguments: {} }).catch(() => undefined);
-  const question = await openQuestion(broker);
+  const question = await openQuestion(desk);
   await host.session.close();
-  for (let i = 0; i < 100 && (await broker.get(question.id))?.question.state !== 'abandoned'; i += 1) await new Promise((r) => setTimeout(r, 5));
-  assert.equal((await broker.get(question.id))?.question.state, 'abandoned');
-  const late = await broker.answer(question.id, { action: 'decline' }, 'alice');
+  for (let i = 0; i < 100 && (await desk.get(question.id))?.question.state !== 'abandoned'; i += 1) await new Promise((r) => setTimeout(r, 5));
+  assert.equal((await desk.get(question.id))?.question.state, 'abandoned');
+  const late = await desk.answer(question.id, { action: 'decline' }, 'alice');
   assert.equal(late.ok ? 'ok' : late.kind, 'settled');
   await gateway.close();
 });
 
-test('a password field: the upstream gets what the operator or the host typed, the broker keeps [redacted]', async () => {
+test('a password field: the upstream gets what the operator or the host typed, the desk keeps [redacted]', async () => {
   const LOGIN = { type: 'object', properties: { user: { type: 'string' }, password: { type: 'string', format: 'password' } }, required: ['password'] };
-  const { broker, gateway } = setup({ login: elicits({ mode: 'form', message: 'Sign in', requestedSchema: LOGIN }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
+  const { desk, gateway } = setup({ login: elicits({ mode: 'form', message: 'Sign in', requestedSchema: LOGIN }) }, { defaults: { route: 'both', timeoutMs: 60_000 } });
   const host = await connectHost(gateway, { elicitation: { form: {} } });
 
   const byOperator = host.request('tools/call', { name: 'login', arguments: {} });
-  const first = await openQuestion(broker);
-  const answered = await broker.answer(first.id, { action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }, 'alice');
+  const first = await openQuestion(desk);
+  const answered = await desk.answer(first.id, { action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }, 'alice');
   assert.ok(answered.ok);
   assert.equal(textOf(await byOperator), JSON.stringify({ action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }));
   assert.deepEqual(answered.question.answer, { action: 'accept', content: { user: 'ada', password: '[redacted]' } });
@@ -274,12 +274,12 @@ test('a password field: the upstream gets what the operator or the host typed, t
   const other = await connectHost(gateway, { elicitation: { form: {} } });
   const byHost = other.request('tools/call', { name: 'login', arguments: {} });
   const asked = await other.question('elicitation/create');
-  const second = await openQuestion(broker);
+  const second = await openQuestion(desk);
   other.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { user: 'bo', password: 'host-Secret-2' } } });
   assert.equal(textOf(await byHost), JSON.stringify({ action: 'accept', content: { user: 'bo', password: 'host-Secret-2' } }));
   await gateway.close();
   for (const id of [first.id, second.id]) {
-    const kept = JSON.stringify(await broker.get(id));
+    const kept = JSON.stringify(await desk.get(id));
     assert.equal(/op-Secret-1|host-Secret-2/.test(kept), false, kept);
     assert.match(kept, /"password":"\[redacted\]"/);
   }
@@ -287,19 +287,19 @@ test('a password field: the upstream gets what the operator or the host typed, t
 
 /** A host at 2025-11-25 with form elicitation, calling `restart` until the question reaches it. */
 async function askedHost(policy: QuestionPolicyConfig) {
-  const { broker, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, policy);
+  const { desk, gateway } = setup({ restart: elicits({ message: 'Restart?', requestedSchema: TICKET }) }, policy);
   const host = await connectHost(gateway, { elicitation: { form: {} } });
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
   const question = await host.question('elicitation/create');
   const id = (question.message as JsonRpcRequest).id;
-  return { broker, gateway, host, call, id };
+  return { desk, gateway, host, call, id };
 }
 
 const INVALID_CONTENT = { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } };
 
 for (const route of ['host', 'both'] as const) {
   test(`issue 11 item 13 (route ${route}): an invalid host answer settles the question at once; the upstream gets -32602 naming the field`, async () => {
-    const { broker, gateway, host, call, id } = await askedHost({ defaults: { route, timeoutMs: 600_000 } });
+    const { desk, gateway, host, call, id } = await askedHost({ defaults: { route, timeoutMs: 600_000 } });
     host.session.receive({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
     assert.equal(await within(call, 2500), true, 'the call ends without waiting for the question to expire');
     const ended = await call;
@@ -307,16 +307,16 @@ for (const route of ['host', 'both'] as const) {
     assert.equal(error.code, -32602);
     assert.match(error.message, /"confirm"/);
     assert.deepEqual(error.data, { reason: 'GW_ERR_INVALID_ANSWER', field: 'confirm' });
-    const [record] = await broker.list({ upstream: 'desk' });
+    const [record] = await desk.list({ upstream: 'desk' });
     assert.equal(record?.state, 'cancelled');
     assert.deepEqual(record?.answeredBy, { kind: 'host', sessionId: host.session.id });
-    const trail = (await broker.get(record.id))?.audit ?? [];
+    const trail = (await desk.get(record.id))?.audit ?? [];
     const refusal = trail.find((entry) => entry.action === 'rejected-answer');
     assert.equal(refusal?.actor, `host:${host.session.id}`);
     assert.equal(refusal?.detail?.field, 'confirm');
     const late = host.session.checkResponse({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
     assert.equal(late.ok ? 'ok' : late.kind, 'unknown', 'a corrected answer comes too late');
-    const operator = await broker.answer(record.id, { action: 'decline' }, 'alice');
+    const operator = await desk.answer(record.id, { action: 'decline' }, 'alice');
     assert.equal(operator.ok ? 'ok' : operator.kind, 'settled');
     await gateway.close();
   });
@@ -344,12 +344,12 @@ test('issue 11 item 13, issue 12: admitAnswer gives the edge its verdict from on
 });
 
 test('issue 11 item 13: an operator\'s invalid answer still leaves the question open', async () => {
-  const { broker, gateway, call } = await askedHost({ defaults: { route: 'both', timeoutMs: 600_000 } });
-  const question = await openQuestion(broker);
-  const refused = await broker.answer(question.id, { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } }, 'alice');
+  const { desk, gateway, call } = await askedHost({ defaults: { route: 'both', timeoutMs: 600_000 } });
+  const question = await openQuestion(desk);
+  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } }, 'alice');
   assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid');
-  assert.equal((await broker.get(question.id))?.question.state, 'delivered');
-  assert.ok((await broker.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }, 'alice')).ok);
+  assert.equal((await desk.get(question.id))?.question.state, 'delivered');
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }, 'alice')).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }));
   await gateway.close();
 });

@@ -47,7 +47,7 @@ export interface GatewayOptions {
    * The question desk and the route policy. Without them the gateway keeps questions in memory and
    * has no operator: each question goes to its host or, when the host cannot take it, is cancelled.
    */
-  questions?: { broker: QuestionDesk; policy?: QuestionPolicy };
+  questions?: { desk: QuestionDesk; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
   metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
   /**
@@ -80,9 +80,9 @@ class Gateway implements GatewayHandle {
   #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
   /** The upstreams: their links, status and backoff, the startup probe. */
   #pool: UpstreamPool<GatewayHostSession>;
-  #questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  #questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** Whether the desk is the gateway's own (then the gateway closes it). */
-  #ownBroker: boolean;
+  #ownDesk: boolean;
   /** The composite tools of the config, and what runs them in every host session. */
   #compositeDefinitions: readonly CompositeDefinition[];
   #composites: CompositeTools | undefined;
@@ -109,9 +109,9 @@ class Gateway implements GatewayHandle {
       onNotification: (upstream, message, related) => notifications.notification(upstream, message, related),
       onClose: (upstream, reason) => notifications.closed(upstream, reason),
     };
-    this.#ownBroker = options.questions === undefined;
+    this.#ownDesk = options.questions === undefined;
     this.#questions = {
-      broker: options.questions?.broker ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
+      desk: options.questions?.desk ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
       policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
     this.#compositeDefinitions = config.composites;
@@ -227,7 +227,7 @@ class Gateway implements GatewayHandle {
     await this.#modern.close();
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
     await this.#pool.close();
-    if (this.#ownBroker) await this.#questions.broker.close();
+    if (this.#ownDesk) await this.#questions.desk.close();
   }
 
   #serverCapabilities(): JsonObject {

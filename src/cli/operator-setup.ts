@@ -1,4 +1,4 @@
-/** @module Composes what `serve` runs for questions: the store, the broker, the operator token, and the console and REST routes. */
+/** @module Composes what `serve` runs for questions: the store, the desk, the operator token, and the console and REST routes. */
 
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -27,7 +27,7 @@ import { dataFolder } from './data-folder.js';
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
 export interface OperatorSetup {
-  broker: QuestionDesk;
+  desk: QuestionDesk;
   /**
    * Composite runs, kept beside the questions: in the same SQLite file and connection (`store: sqlite`), or in
    * memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
@@ -112,8 +112,8 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const { store, runs, closeRuns } = await openStore(config, owner);
   // One gateway per store file (design 006): at start it abandons every question left open, whoever stamped it.
   // The owner name is still stamped on each question, for the multi-instance store to come.
-  const broker = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined });
-  await broker.start();
+  const desk = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined });
+  await desk.start();
   // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.
   try {
     const abandonedRuns = await runs.abandonRunning('the gateway stopped during the run');
@@ -121,14 +121,14 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   } catch (error) {
     options.logger.log('error', 'could not mark the composite runs left running as failed', { error: error instanceof Error ? error.message : String(error) });
   }
-  const operatorRoutes = token ? createOperatorRoutes({ desk: broker, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth }) : undefined;
+  const operatorRoutes = token ? createOperatorRoutes({ desk, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth }) : undefined;
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
-  const unsubscribe = broker.subscribe((event) => metrics.questionChanged(event.question));
+  const unsubscribe = desk.subscribe((event) => metrics.questionChanged(event.question));
   const metricsRoute = token ? createMetricsRoute({ registry, token: token.value }) : undefined;
   const isOperator = token ? createBearerCheck(token.value) : () => false;
   return {
-    broker,
+    desk,
     isOperator,
     runs,
     metrics,
@@ -137,7 +137,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     async close() {
       unsubscribe();
       operatorRoutes?.close();
-      await broker.close();
+      await desk.close();
       await closeRuns();
       await store.close();
     },

@@ -1,6 +1,6 @@
 /**
  * @module The seam through which a composite asks a person something: the core's own request and result
- * types. The gateway implements it by handing the question to the broker (host or operator, per the route
+ * types. The gateway implements it by handing the question to the desk (host or operator, per the route
  * policy); no SDK or wire type crosses it.
  */
 
@@ -20,7 +20,7 @@ export interface ElicitationResult {
   content?: JsonObject;
   /** Who answered (e.g. `host`, `operator:alice`), for the record and for "who declined what". */
   answeredBy?: string;
-  /** The broker's question id, when the question went through the broker. */
+  /** The desk's question id, when the question went through the desk. */
   questionId?: string;
 }
 

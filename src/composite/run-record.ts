@@ -22,7 +22,7 @@ export interface StepRecord {
   answer?: JsonObject;
   /** Elicit steps: who answered (as the requester reported it). */
   answeredBy?: string;
-  /** The broker's question id, when the step asked through the broker. */
+  /** The desk's question id, when the step asked through the desk. */
   questionId?: string;
   /** What later templates see of this step. */
   output?: unknown;

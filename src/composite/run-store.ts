@@ -44,7 +44,7 @@ export interface RunStore {
   get(id: string): Promise<RunRecord | undefined>;
   /** Newest first (by `startedAt`; among equal times, the one created last first). */
   list(filter?: RunFilter): Promise<RunRecord[]>;
-  /** The run whose step asked the broker question `questionId`, or undefined. */
+  /** The run whose step asked the desk question `questionId`, or undefined. */
   findByQuestion(questionId: string): Promise<RunOfQuestion | undefined>;
   /**
    * At start: every run still `running` belonged to a process that stopped. Each becomes `failed`, finished now,

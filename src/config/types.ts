@@ -17,7 +17,7 @@ export interface ToolFilter {
   rename: Record<string, string>;
 }
 
-/** Who answers the questions upstreams ask back (see the question broker). */
+/** Who answers the questions upstreams ask back (see the question desk). */
 export type QuestionRoute = 'host' | 'host-then-operator' | 'operator' | 'both';
 
 export interface QuestionOverride {

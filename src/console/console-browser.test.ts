@@ -102,7 +102,7 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
     assert.equal(await card.getByLabel('Notes').getAttribute('required'), null);
   });
 
-  it('shows a missing required field and the broker\'s 400 next to the form, without settling the question', async () => {
+  it('shows a missing required field and the desk\'s 400 next to the form, without settling the question', async () => {
     const card = page.getByRole('article', { name: 'Elicitation from desk · restart_service' });
     await card.getByRole('button', { name: 'Accept' }).click();
     await card.getByText('Change ticket is required').first().waitFor();
@@ -169,7 +169,7 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
     await page.locator(`[data-question-id="${other.id}"]`).getByText('Settled: expired by the gateway (test).').waitFor();
   });
 
-  it('shows a question routed to its host only without a form: the broker would refuse any operator answer', async () => {
+  it('shows a question routed to its host only without a form: the desk would refuse any operator answer', async () => {
     const hostOnly = desk.add({ route: 'host-then-operator', audience: 'host', params: { message: 'Deploy build 42 to staging?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } } });
     const card = page.locator(`[data-question-id="${hostOnly.id}"]`);
     await card.getByText('Deploy build 42 to staging?').waitFor();

@@ -75,10 +75,10 @@ test('a settlement time before the creation time (a clock step) is not observed,
   assert.equal(await value('switchboard_question_answer_seconds_count{method="elicitation/create",answered_by="operator"}'), undefined);
 });
 
-test('questionChanged wired to broker events follows a question from creation to its end', async () => {
+test('questionChanged wired to desk events follows a question from creation to its end', async () => {
   const { metrics, value } = setup();
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
-  broker.subscribe((event) => metrics.questionChanged(event.question));
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  desk.subscribe((event) => metrics.questionChanged(event.question));
   const request: OpenRequest = {
     method: 'elicitation/create',
     params: { message: 'Ticket?', requestedSchema: { type: 'object', properties: {} } },
@@ -87,14 +87,14 @@ test('questionChanged wired to broker events follows a question from creation to
     timeoutMs: 60_000,
     checkOperatorAnswer: (answer) => ({ ok: true, answer }),
   };
-  const opened = (await broker.open(request))?.record;
+  const opened = (await desk.open(request))?.record;
   assert.ok(opened);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 1);
-  assert.ok((await broker.answer(opened.id, { action: 'decline' }, 'alice')).ok);
+  assert.ok((await desk.answer(opened.id, { action: 'decline' }, 'alice')).ok);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 0);
   assert.equal(await value('switchboard_questions_total{method="elicitation/create",route="operator",audience="operator",state="declined"}'), 1);
   assert.equal(await value('switchboard_question_answer_seconds_count{method="elicitation/create",answered_by="operator"}'), 1);
-  await broker.close();
+  await desk.close();
 });
 
 test('upstream requests are counted by outcome and timed by upstream and method', async () => {

@@ -1,4 +1,4 @@
-/** @module Switchboard's metrics under stable names, and the typed calls the router and the broker make to update them. */
+/** @module Switchboard's metrics under stable names, and the typed calls the router and the desk make to update them. */
 
 import type { Audience, QuestionRecord } from '../questions/question.js';
 import { OPEN_STATES, SETTLED_STATES } from '../questions/question.js';
@@ -19,7 +19,7 @@ export interface GatewayMetrics {
   questionOpened(record: QuestionRecord): void;
   /** A question reached its final state: counted, its answer time observed, and it leaves the open gauge. Open records are ignored. */
   questionSettled(record: QuestionRecord): void;
-  /** Either of the two above, by the record's state: fits `broker.subscribe((event) => metrics.questionChanged(event.question))`. */
+  /** Either of the two above, by the record's state: fits `desk.subscribe((event) => metrics.questionChanged(event.question))`. */
   questionChanged(record: QuestionRecord): void;
   /** A request the gateway sent to an upstream ended. */
   upstreamRequest(upstream: string, method: string, seconds: number, outcome: UpstreamRequestOutcome): void;

@@ -23,7 +23,7 @@ export interface HostChannel {
   /** Which edge the host came through (for metrics). */
   readonly transport?: 'streamable-http' | 'sse' | 'stdio';
   /**
-   * How questions reach this host, as the broker records it: `request` (a server-to-client request on
+   * How questions reach this host, as the desk records it: `request` (a server-to-client request on
    * its stream; the default) or `input_required` (inside a 2026-07-28 result, answered by a retry).
    */
   readonly questionDelivery?: QuestionDelivery;

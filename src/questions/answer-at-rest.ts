@@ -1,4 +1,4 @@
-/** @module An answer as the broker keeps it (store, audit, operator reads, events): secret fields "[redacted]"; the upstream gets the real one. */
+/** @module An answer as the desk keeps it (store, audit, operator reads, events): secret fields "[redacted]"; the upstream gets the real one. */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { contentAtRest } from '../protocol/secret-fields.js';

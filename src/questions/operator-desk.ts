@@ -1,4 +1,4 @@
-/** @module What the operator surfaces (console, REST API, CLI) see of the broker: list, inspect, answer, and live events. */
+/** @module What the operator surfaces (console, REST API, CLI) see of the desk: list, inspect, answer, and live events. */
 
 import type { AuditEntry, QuestionAnswer, QuestionFilter, QuestionRecord } from './question.js';
 

@@ -1,4 +1,4 @@
-/** @module The durable store behind the broker: what any implementation (SQLite embedded, PostgreSQL shared) must offer. */
+/** @module The durable store behind the desk: what any implementation (SQLite embedded, PostgreSQL shared) must offer. */
 
 import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from './question.js';
 
@@ -6,7 +6,7 @@ import type { AuditEntry, QuestionFilter, QuestionRecord, Transition } from './q
 export type AuditLine = Omit<AuditEntry, 'questionId' | 'at'>;
 
 /**
- * Every method resolves only once the change is durable (written, committed), so the broker can act on it
+ * Every method resolves only once the change is durable (written, committed), so the desk can act on it
  * afterwards: a crash between the two loses nothing that was acted on. Asynchronous on purpose: a networked
  * implementation (PostgreSQL, several gateway instances) fits the same shape.
  */

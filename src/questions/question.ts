@@ -1,4 +1,4 @@
-/** @module The question broker's domain: a question an upstream asked, where it was routed, and how it was settled. */
+/** @module The question desk's domain: a question an upstream asked, where it was routed, and how it was settled. */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';

@@ -68,7 +68,7 @@ export class QuestionPolicy {
 /**
  * What the gateway declares to an upstream on an operator's behalf, in the upstream session's revision,
  * merged over what the host declared (never removing any of it): form elicitation (from 2025-06-18), which
- * is what the broker is for; URL elicitation (from 2025-11-25) only when consent questions go to an operator
+ * is what the desk is for; URL elicitation (from 2025-11-25) only when consent questions go to an operator
  * (`questions.consent: operator`); plain sampling only when an operator answers it (`questions.sampling:
  * operator`). Roots are never added: only the host knows its roots.
  */

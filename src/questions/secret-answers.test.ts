@@ -38,10 +38,10 @@ const LOGIN_ANSWER = { action: 'accept', content: { password: PASSWORD, apiKey: 
 const LOGIN_AT_REST = { action: 'accept', content: { password: '[redacted]', apiKey: '[redacted]', user: 'ada' } };
 
 function setup(store: QuestionStore = new MemoryQuestionStore()) {
-  const broker = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: true });
+  const desk = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: true });
   const events: QuestionRecord[] = [];
-  broker.subscribe((event) => events.push(event.question));
-  return { store, broker, events };
+  desk.subscribe((event) => events.push(event.question));
+  return { store, desk, events };
 }
 
 function ask(params: JsonObject, route: RoutePolicy): OpenRequest & { asker: FakeAsker } {
@@ -57,8 +57,8 @@ function ask(params: JsonObject, route: RoutePolicy): OpenRequest & { asker: Fak
   };
 }
 
-async function open(broker: QuestionDesk, asked: OpenRequest): Promise<QuestionRecord> {
-  const opened = await broker.open(asked);
+async function open(desk: QuestionDesk, asked: OpenRequest): Promise<QuestionRecord> {
+  const opened = await desk.open(asked);
   assert.ok(opened, 'recorded');
   return opened.record;
 }
@@ -80,44 +80,44 @@ function assertNoSecret(value: unknown, where: string): void {
 }
 
 test("a host's answer to password and writeOnly fields is relayed as given, and kept, served and announced as [redacted]", async () => {
-  const { store, broker, events } = setup();
+  const { store, desk, events } = setup();
   const asked = ask(LOGIN_FORM, 'both');
-  const opened = await open(broker, asked);
-  assert.equal(await broker.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER))), true);
+  const opened = await open(desk, asked);
+  assert.equal(await desk.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER))), true);
 
   assert.deepEqual(relayed(asked), LOGIN_ANSWER, 'the upstream gets the real values');
   assert.deepEqual((await store.get(opened.id))?.answer, LOGIN_AT_REST);
-  const served = await broker.get(opened.id);
+  const served = await desk.get(opened.id);
   assert.deepEqual(served?.question.answer, LOGIN_AT_REST);
   assertNoSecret(served, 'GET /api/questions/{id}');
   assertNoSecret(events, 'the question events');
 });
 
 test("an operator's answer is relayed as given; what the operator gets back and the store keep [redacted]", async () => {
-  const { store, broker } = setup();
+  const { store, desk } = setup();
   const asked = ask(LOGIN_FORM, 'operator');
-  const opened = await open(broker, asked);
-  const outcome = await broker.answer(opened.id, structuredClone(LOGIN_ANSWER), 'alice');
+  const opened = await open(desk, asked);
+  const outcome = await desk.answer(opened.id, structuredClone(LOGIN_ANSWER), 'alice');
   assert.ok(outcome.ok);
   assert.deepEqual(outcome.question.answer, LOGIN_AT_REST);
   assert.deepEqual(relayed(asked), LOGIN_ANSWER);
   assert.deepEqual((await store.get(opened.id))?.answer, LOGIN_AT_REST);
-  assertNoSecret(await broker.get(opened.id), 'the record and its audit');
+  assertNoSecret(await desk.get(opened.id), 'the record and its audit');
 });
 
 test('whatever content completes a URL-mode elicitation is kept as [redacted]', async () => {
-  const { store, broker } = setup();
+  const { store, desk } = setup();
   const asked = ask({ mode: 'url', message: 'Sign in', url: 'https://vault.example/sign-in', elicitationId: 'e-1' }, 'both');
-  const opened = await open(broker, asked);
-  await broker.settle(opened.id, fromHost({ action: 'accept', content: { code: SIGN_IN_CODE } }));
+  const opened = await open(desk, asked);
+  await desk.settle(opened.id, fromHost({ action: 'accept', content: { code: SIGN_IN_CODE } }));
   assert.deepEqual(relayed(asked), { action: 'accept', content: { code: SIGN_IN_CODE } });
   assert.deepEqual((await store.get(opened.id))?.answer, { action: 'accept', content: { code: '[redacted]' } });
 });
 
 test('an answer without secret fields is kept as given', async () => {
-  const { store, broker } = setup();
-  const opened = await open(broker, ask({ mode: 'form', message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } } } }, 'both'));
-  await broker.settle(opened.id, fromHost({ action: 'accept', content: { ticket: 'CHG-1' } }));
+  const { store, desk } = setup();
+  const opened = await open(desk, ask({ mode: 'form', message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } } } }, 'both'));
+  await desk.settle(opened.id, fromHost({ action: 'accept', content: { ticket: 'CHG-1' } }));
   assert.deepEqual((await store.get(opened.id))?.answer, { action: 'accept', content: { ticket: 'CHG-1' } });
 });
 
@@ -125,10 +125,10 @@ test('the SQLite store files never hold the secret values', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-secrets-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const store = await openSqliteQuestionStore({ path: join(dir, 'questions.db') });
-  const { broker } = setup(store);
-  const opened = await open(broker, ask(LOGIN_FORM, 'both'));
-  await broker.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER)));
-  await broker.close();
+  const { desk } = setup(store);
+  const opened = await open(desk, ask(LOGIN_FORM, 'both'));
+  await desk.settle(opened.id, fromHost(structuredClone(LOGIN_ANSWER)));
+  await desk.close();
   await store.close();
   for (const file of await readdir(dir)) {
     const bytes = await readFile(join(dir, file));

@@ -60,7 +60,7 @@ export interface CallRouterEnv<H extends RoutedOwner> {
   /** Where URL-mode elicitations an upstream requires (-32042) are recorded, so their completion finds its host. */
   urlElicitations: UrlElicitationRegistry<H>;
   /** The question desk (whether an operator can answer) and the route policy (whose upstreams they may answer). */
-  questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** Set for the stand-in session of 2026-07-28 hosts. */
   modern?: ModernHostHooks;
   /** The gateway's composite tools. */

@@ -64,8 +64,8 @@ export class CallRouter<H extends RoutedOwner> {
     const init = this.#host.profile();
     if (!init) return undefined;
     const declared = upstreamClientCapabilities(init.capabilities, init.protocolVersion);
-    const { broker, policy } = this.#env.questions;
-    const operator = broker.operatorAvailable && policy.operatorMayAnswer(upstream);
+    const { desk, policy } = this.#env.questions;
+    const operator = desk.operatorAvailable && policy.operatorMayAnswer(upstream);
     return {
       protocolVersion: init.protocolVersion,
       capabilities: operator ? withOperatorCapabilities(declared, init.protocolVersion, policy) : declared,

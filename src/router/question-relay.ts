@@ -40,7 +40,7 @@ export interface RelayHost {
 export interface RelayEnv {
   logger: Logger;
   /** The desk every question is opened at, and the route policy. */
-  questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** Records a URL-mode elicitation relayed to this host, so its completion finds it. */
   registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void;
   /** For a 2026-07-28 host's stand-in: its call ends with -32021 when it lacks what nobody else can answer. */
@@ -67,7 +67,7 @@ export class QuestionRelay {
     this.#host = input.host;
     this.#channel = input.channel;
     this.#env = input.env;
-    this.#desk = input.env.questions.broker;
+    this.#desk = input.env.questions.desk;
     const host = input.host;
     const channel = input.channel;
     const hostLacks = input.env.hostLacks;

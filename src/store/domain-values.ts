@@ -1,4 +1,4 @@
-/** @module Run-time lists of the broker's closed vocabularies, checked by the compiler against the domain types. */
+/** @module Run-time lists of the desk's closed vocabularies, checked by the compiler against the domain types. */
 
 import type { Answerer, Audience, QuestionAnswer, QuestionMethod, QuestionState, RoutePolicy } from '../questions/question.js';
 

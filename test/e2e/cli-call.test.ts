@@ -108,7 +108,7 @@ describe('the CLI in front of switchboard serve and the incident desk', { timeou
       assert.match(absent.stderr, /^switchboard: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: /);
     });
 
-    it('the answers given through `call` are in the broker\'s record, answered by the host', async () => {
+    it('the answers given through `call` are in the desk\'s record, answered by the host', async () => {
       const run = await switchboard(['questions', 'list', '--all', '--json'], '', operatorEnv());
       assert.equal(run.code, 0, run.stderr);
       const answered = (JSON.parse(run.stdout) as ListedQuestion[]).filter((q) => q.state === 'answered' && q.answer?.content?.ticket === 'CHG-2291');
@@ -125,7 +125,7 @@ describe('the CLI in front of switchboard serve and the incident desk', { timeou
       host = await RawHost.connect(gateway.url, { protocolVersion: '2025-06-18', capabilities: {} });
       const call = await host.callTool(41, 'restart_service', { service: 'payments-api' });
 
-      // The question reaches the broker; wait (bounded) until the API lists it.
+      // The question reaches the desk; wait (bounded) until the API lists it.
       let open: ListedQuestion | undefined;
       for (let attempt = 0; attempt < 50 && open === undefined; attempt++) {
         const listed = await switchboard(['questions', 'list', '--json', '--tool', 'restart_service'], '', operatorEnv());

@@ -272,7 +272,7 @@ describe('safe_restart for a host that elicits and samples (SDK v2 over Streamab
     assert.deepEqual(
       newQuestions.map((question) => question.params.message),
       [APPROVAL_MESSAGE],
-      'the broker recorded no question of restart_service',
+      'the desk recorded no question of restart_service',
     );
 
     const summary = await awaitFinishedRun(api, knownRuns);

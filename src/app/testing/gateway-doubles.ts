@@ -100,9 +100,9 @@ export async function connectHost(gateway: ReturnType<typeof createGateway>, cap
 }
 
 /** The first open question once one is delivered (polled every 5 ms, about a second at most). */
-export async function openQuestion(broker: QuestionDesk): Promise<QuestionRecord> {
+export async function openQuestion(desk: QuestionDesk): Promise<QuestionRecord> {
   for (let i = 0; i < 200; i += 1) {
-    const [open] = await broker.list({ state: ['pending', 'delivered'] });
+    const [open] = await desk.list({ state: ['pending', 'delivered'] });
     if (open && open.state === 'delivered') return open;
     await new Promise((r) => setTimeout(r, 5));
   }

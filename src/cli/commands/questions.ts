@@ -1,4 +1,4 @@
-/** @module `switchboard questions list|show|answer|decline`: the question broker's operator API from the terminal. */
+/** @module `switchboard questions list|show|answer|decline`: the question desk's operator API from the terminal. */
 
 import { systemClock } from '../../core/clock.js';
 import { OPEN_STATES } from '../../questions/question.js';

@@ -48,7 +48,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     requestState: { keys: keys.ring },
     logger,
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose, processes }),
-    questions: { broker: operator.broker },
+    questions: { desk: operator.desk },
     runs: createRunRecorder(operator.runs, {
       onError: (error, run) => logger.log('warn', 'a composite run could not be recorded', { run: run.id, error: String(error) }),
     }),

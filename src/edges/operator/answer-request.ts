@@ -7,7 +7,7 @@ import { answerRequestSchema } from './api-schemas.js';
 import { OperatorProblem } from './operator-errors.js';
 import { firstProblem } from './zod-problem.js';
 
-/** An answer may be up to 1 MB (the broker's limit); the margin covers the envelope and JSON escaping. */
+/** An answer may be up to 1 MB (the desk's limit); the margin covers the envelope and JSON escaping. */
 export const MAX_ANSWER_BODY_BYTES = 1024 * 1024 + 64 * 1024;
 
 export interface AnswerBodyLimits {

@@ -108,7 +108,7 @@ export const stepSchema = z
     reason: z.string().optional().describe('Why it was skipped, failed or aborted.'),
     outcome: z.enum(STEP_OUTCOMES).optional().describe('Elicit steps: how the question ended.'),
     answer: jsonObject.optional().describe('Elicit steps: the answer content.'),
-    questionId: z.string().optional().describe('The broker question it asked (GET /api/questions/{questionId}).'),
+    questionId: z.string().optional().describe('The desk question it asked (GET /api/questions/{questionId}).'),
     output: z.unknown().optional().describe('What later steps\' templates see of this step.'),
   })
   .meta({ id: 'RunStep', description: 'One step of a composite run.' });
@@ -139,7 +139,7 @@ export const runSummarySchema = z
     durationMs: z.number().int().min(0).optional().describe('finishedAt − startedAt, once finished.'),
     steps: z.number().int().min(0).describe('How many steps the record holds.'),
     stepStates: z.partialRecord(z.enum(STEP_STATES), z.number().int().min(1)).describe('How many steps are in each state (states with none left out).'),
-    questionIds: z.array(z.string()).describe('The broker questions its steps asked.'),
+    questionIds: z.array(z.string()).describe('The desk questions its steps asked.'),
   })
   .meta({ id: 'RunSummary', description: 'A composite run as GET /api/runs lists it: the run without its steps\' details.' });
 

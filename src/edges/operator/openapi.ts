@@ -14,7 +14,7 @@ const DOCUMENT = {
   },
   jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
   tags: [
-    { name: 'questions', description: 'The question broker, seen by an operator.' },
+    { name: 'questions', description: 'The question desk, seen by an operator.' },
     { name: 'runs', description: 'Composite tool runs: every step, its timings, its answer.' },
     { name: 'meta', description: 'This document.' },
     { name: 'console', description: 'The web console (no authentication: it holds no data).' },

@@ -11,7 +11,7 @@ export const OPERATOR_ERRORS = {
   INVALID_BODY: { status: 400, summary: 'The request body does not have the documented shape; `field` names the offending key.' },
   /** An unknown query parameter, or a value it cannot take. */
   INVALID_QUERY: { status: 400, summary: 'A query parameter is unknown or has a value it cannot take; `field` names it.' },
-  /** The broker refused the answer: it breaks the limits or the schema the question was asked with. The question stays open. */
+  /** The desk refused the answer: it breaks the limits or the schema the question was asked with. The question stays open. */
   INVALID_ANSWER: { status: 400, summary: 'The answer breaks the limits or the schema of the question (`field` names the first offending one); the question stays open.' },
   /** No bearer token, or the wrong one. */
   UNAUTHORIZED: { status: 401, summary: 'The `Authorization: Bearer` token is missing or wrong.' },

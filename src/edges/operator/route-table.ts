@@ -118,7 +118,7 @@ export const getRunRoute = createRoute({
   path: '/api/runs/{id}',
   tags: ['runs'],
   summary: 'One composite run with every step',
-  description: 'Each step with its times, attempts, outcome, answer, reason, output, and the broker question it asked (questionId).',
+  description: 'Each step with its times, attempts, outcome, answer, reason, output, and the desk question it asked (questionId).',
   security: BEARER,
   request: { params: idParams('The run id.') },
   responses: {

@@ -207,7 +207,7 @@ export class GatewayHostSession implements HostSession {
   // ---- from the upstreams -------------------------------------------------------------------------
 
   /**
-   * Takes a question an upstream asked during (or outside) one of this host's calls: the broker records it
+   * Takes a question an upstream asked during (or outside) one of this host's calls: the desk records it
    * and decides who answers (this host, translated for its revision; an operator; both; nobody).
    */
   deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {

@@ -44,7 +44,7 @@ export interface ModernHostsOptions {
   keys: HandleKeyRing;
   ledger: HandleLedger;
   /** The desk every question is opened at, and the route policy. */
-  questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  questions: { desk: QuestionDesk; policy: QuestionPolicy };
   serverInfo: JsonObject;
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;

@@ -117,20 +117,20 @@ test('a retry may carry another progress token (_meta is not bound): the handle 
 
 test('with route both, an operator who answers a parked question first settles it; the host\'s retry gets the final result', async () => {
   const up = fakeUpstreamFactory({ restart });
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
   const gateway = createGateway(config([spec('desk')]), {
     logger: silentLogger,
     openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'both', timeoutMs: 60_000 } }) },
+    questions: { desk, policy: new QuestionPolicy({ defaults: { route: 'both', timeoutMs: 60_000 } }) },
     requestState: { keys: keys() },
   });
   const round = inputRequired(await serve(gateway, callRestart(1)).response());
   const key = round.keys[0] as string;
-  const [question] = await broker.list({ state: ['pending', 'delivered'] });
-  assert.ok(question, 'the parked question is a broker question');
+  const [question] = await desk.list({ state: ['pending', 'delivered'] });
+  assert.ok(question, 'the parked question is a desk question');
   assert.equal(question.audience, 'both');
   const operator = { action: 'accept' as const, content: { confirm: true, ticket: 'OP-1' } };
-  assert.ok((await broker.answer(question.id, operator, 'olivia')).ok);
+  assert.ok((await desk.answer(question.id, operator, 'olivia')).ok);
   await eventually(() => answersOf(caller(up)).length === 1, 'the operator\'s answer upstream');
 
   const done = await serve(gateway, callRestart(2, { inputResponses: { [key]: ACCEPT }, requestState: round.requestState })).response();

@@ -92,16 +92,16 @@ test('pair 2: an answer that breaks the relayed schema is -32602 naming inputRes
   await gateway.close();
 });
 
-test('pair 2: each relayed input request is a broker question, delivered via input_required and answered by the host\'s retry', async () => {
+test('pair 2: each relayed input request is a desk question, delivered via input_required and answered by the host\'s retry', async () => {
   const store = new MemoryQuestionStore();
-  const broker = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: false });
+  const desk = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: false });
   const cfg = config([spec('desk')]);
   const up = fakeModernFactory({ handlers: { 'tool:restart': modernAsks } });
   const gateway = createGateway(cfg, {
     logger: silentLogger,
     openTransport: () => up.open(),
     requestState: { keys: keys() },
-    questions: { broker, policy: QuestionPolicy.fromConfig(cfg) },
+    questions: { desk, policy: QuestionPolicy.fromConfig(cfg) },
   });
   await gateway.ready;
   const round = inputRequired(await serve(gateway, callRestart(1)).response());
@@ -118,7 +118,7 @@ test('pair 2: each relayed input request is a broker question, delivered via inp
   assert.equal(answered?.state, 'answered');
   assert.equal(answered?.answeredBy?.kind, 'host');
   await gateway.close();
-  await broker.close();
+  await desk.close();
 });
 
 // ---- subscriptions/listen ---------------------------------------------------------------------------

@@ -27,14 +27,14 @@ type RelayInput = Parameters<ModernHostHooks['relayInputRequired']>[0];
 /** One input request of a relayed round, as recorded: its key, its record at the desk, what its answer must satisfy. */
 interface RecordedQuestion {
   key: string;
-  brokerId: string;
+  questionId: string;
   method: QuestionMethod;
   requestedSchema: JsonObject | undefined;
   upstreamSchema: JsonObject | undefined;
 }
 
 export interface WrappedRoundsOptions {
-  questions: { broker: QuestionDesk; policy: QuestionPolicy };
+  questions: { desk: QuestionDesk; policy: QuestionPolicy };
   keys: HandleKeyRing;
   logger: Logger;
   now(): number;
@@ -64,7 +64,7 @@ export class WrappedRounds {
     if (missingInputCapabilities(input.hostCapabilities, entries.map(([, request]) => request)) !== undefined) return undefined;
     const state = parsed.result.requestState;
     if (state !== undefined && state.length > MAX_WRAPPED_STATE_LENGTH) return undefined;
-    const { broker, policy } = this.#options.questions;
+    const { desk, policy } = this.#options.questions;
     const settings = policy.for(input.upstream, input.tool);
     const planned: { key: string; request: InputRequest; params: JsonObject; plan: { requestedSchema?: JsonObject; upstreamSchema?: JsonObject } }[] = [];
     for (const [key, request] of entries) {
@@ -76,7 +76,7 @@ export class WrappedRounds {
         hostCannot: undefined,
         consent: consentReason(request.method, params),
         consentTo: policy.consent,
-        operatorAvailable: broker.operatorAvailable,
+        operatorAvailable: desk.operatorAvailable,
       });
       if (audience.audience !== 'host') return undefined;
       planned.push({ key, request, params: plan.params, plan });
@@ -87,7 +87,7 @@ export class WrappedRounds {
     const inputRequests: JsonObject = {};
     for (const { key, request, params, plan } of planned) {
       // Recorded as delivered in one write: the host gets it inside this result, under its key.
-      const opened = await broker.open({
+      const opened = await desk.open({
         method: request.method,
         params: request.params ?? {},
         origin: { upstream: input.upstream, ...(input.hostTool ? { tool: input.hostTool } : {}), hostSessionId: input.hostSessionId, hostRevision: MODERN_REVISION },
@@ -100,7 +100,7 @@ export class WrappedRounds {
         checkOperatorAnswer: () => ({ ok: false, reason: 'this question belongs to a 2026-07-28 host and is answered by its retry' }),
       });
       if (!opened) return undefined; // the store refused it: the gateway runs the rounds itself
-      recorded.push({ key, brokerId: opened.record.id, method: request.method, requestedSchema: plan.requestedSchema, upstreamSchema: plan.upstreamSchema });
+      recorded.push({ key, questionId: opened.record.id, method: request.method, requestedSchema: plan.requestedSchema, upstreamSchema: plan.upstreamSchema });
       inputRequests[key] = { method: request.method, params };
     }
     const relayed: JsonObject = { ...input.result, inputRequests };
@@ -138,8 +138,8 @@ export class WrappedRounds {
       const value = inputResponses[question.key];
       if (!isObject(value)) continue;
       const message: JsonRpcResponse = { jsonrpc: '2.0', id: question.key, result: value };
-      const won = await this.#options.questions.broker.settle(question.brokerId, { kind: 'host-answer', message, checked: value });
-      if (!won) this.#options.logger.log('info', `the answer to question ${question.brokerId} came after it was settled; relayed to the upstream all the same`);
+      const won = await this.#options.questions.desk.settle(question.questionId, { kind: 'host-answer', message, checked: value });
+      if (!won) this.#options.logger.log('info', `the answer to question ${question.questionId} came after it was settled; relayed to the upstream all the same`);
     }
   }
 

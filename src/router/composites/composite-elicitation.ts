@@ -1,6 +1,6 @@
 /**
  * @module The gateway's side of the composer's elicitation seam: each elicit step becomes a question like any
- * other (the broker records it, the route policy picks the host or an operator, it is translated for the host's
+ * other (the desk records it, the route policy picks the host or an operator, it is translated for the host's
  * revision and its answer checked), asked on the stream of the composite's host call.
  */
 
@@ -18,12 +18,12 @@ export interface QuestionDesk {
   withdrawQuestion(asker: QuestionAsker, id: JsonRpcId, reason: string): boolean;
 }
 
-/** An answer in the composer's terms, with who gave it and the broker's record of the question. */
+/** An answer in the composer's terms, with who gave it and the desk's record of the question. */
 export interface AskedResult extends ElicitationResult {
   answeredBy?: string;
 }
 
-/** Extra time the broker gives a composite's question beyond the step's timeout, so the step's own timeout fires first. */
+/** Extra time the desk gives a composite's question beyond the step's timeout, so the step's own timeout fires first. */
 const BROKER_GRACE_MS = 5_000;
 
 /**
@@ -40,7 +40,7 @@ export class CompositeQuestions implements ElicitationRequester, QuestionAsker {
   #streamId: JsonRpcId;
   #composite: string;
   #waiting = new Map<string, { resolve: (result: AskedResult) => void }>();
-  /** Broker question ids, by the id the question was asked under. */
+  /** Desk question ids, by the id the question was asked under. */
   readonly questionIds = new Map<string, string>();
   /** The step that asked, by the id the question was asked under (when the composer names it in `meta.step`). */
   #steps = new Map<string, string>();

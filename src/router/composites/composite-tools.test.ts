@@ -1,4 +1,4 @@
-/** @module Tests of composite tools inside the gateway: listed with annotations, steps forwarded on the composite's stream, elicit steps through the broker (host or operator), cancellation. */
+/** @module Tests of composite tools inside the gateway: listed with annotations, steps forwarded on the composite's stream, elicit steps through the desk (host or operator), cancellation. */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -47,13 +47,13 @@ const tools: Record<string, ToolHandler> = {
 function setup(definitions: CompositeDefinition[], operatorAvailable = false) {
   const up = fakeUpstreamFactory(tools, { toolAnnotations: { restart: { destructiveHint: true } } });
   const cfg = { ...config([spec('desk')]), composites: definitions };
-  const broker = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable });
   const gateway = createGateway(cfg, {
     logger: silentLogger,
     openTransport: () => up.open(),
-    questions: { broker, policy: new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
+    questions: { desk, policy: new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 60_000 } }) },
   });
-  return { up, broker, gateway };
+  return { up, desk, gateway };
 }
 
 function upstreamCalls(up: ReturnType<typeof fakeUpstreamFactory>): JsonRpcRequest[] {
@@ -90,19 +90,19 @@ test('the approval reaches the host on the composite call\'s stream; its answer 
 });
 
 test('a host that cannot elicit: the approval goes to the operator; the answer recorded there continues the run', async () => {
-  const { broker, gateway } = setup([GUARDED], true);
+  const { desk, gateway } = setup([GUARDED], true);
   const host = await connectHost(gateway, {}, '2025-06-18');
   const pending = host.request('tools/call', { name: 'guarded_restart', arguments: { service: 'payments-api' } });
   let open;
   for (let i = 0; i < 300 && !open; i += 1) {
-    [open] = await broker.list({ state: ['delivered'] });
+    [open] = await desk.list({ state: ['delivered'] });
     if (!open) await new Promise((r) => setTimeout(r, 5));
   }
   assert.ok(open, 'the question waits for an operator');
   assert.equal(open.audience, 'operator');
   assert.equal(open.origin.upstream, 'composite');
   assert.equal(open.origin.tool, 'guarded_restart');
-  const outcome = await broker.answer(open.id, { action: 'accept', content: { ticket: 'CHG-7' } }, 'alice');
+  const outcome = await desk.answer(open.id, { action: 'accept', content: { ticket: 'CHG-7' } }, 'alice');
   assert.equal(outcome.ok, true);
   const response = await pending;
   assert.ok('result' in response);

@@ -1,7 +1,7 @@
 /**
  * @module Composite tools in host sessions: their tools/list entries (annotated no safer than the tools they
  * call), and each call run by the composer with the gateway's ports: step tool calls forwarded like the host's
- * own, elicit steps asked through the broker, progress to the host, the run recorded.
+ * own, elicit steps asked through the desk, progress to the host, the run recorded.
  */
 
 import { randomUUID } from 'node:crypto';

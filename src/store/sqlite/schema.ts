@@ -64,8 +64,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     // Composite runs (issue 6), beside the questions their approval steps ask. The record is the whole RunRecord as
     // JSON (runs are small and replaced whole); the columns are copies of its fields to filter and order on.
-    // run_questions links a broker question to the run and step that asked it. No foreign key to questions: a run
-    // is recorded by the composer, a question by the broker, and neither waits for the other.
+    // run_questions links a desk question to the run and step that asked it. No foreign key to questions: a run
+    // is recorded by the composer, a question by the desk, and neither waits for the other.
     sql: `
       CREATE TABLE runs (
         id TEXT PRIMARY KEY NOT NULL,

@@ -1,6 +1,6 @@
 /**
  * @module One round of a 2026-07-28 upstream's embedded input requests, put as questions: each becomes a
- * request under an id of the gateway's own and takes the path of an upstream's mid-call question (broker,
+ * request under an id of the gateway's own and takes the path of an upstream's mid-call question (desk,
  * host stream or operator); its answer comes back locally, and the round ends once every key is answered.
  */
 

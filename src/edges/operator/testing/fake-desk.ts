@@ -19,7 +19,7 @@ export class FakeOperatorDesk implements OperatorDesk {
   readonly answers: RecordedAnswer[] = [];
   /** Every filter list() was called with. */
   readonly filters: (QuestionFilter | undefined)[] = [];
-  /** A test's stand-in for the broker's schema check: a problem makes the answer `invalid`. */
+  /** A test's stand-in for the desk's schema check: a problem makes the answer `invalid`. */
   validate: ((question: QuestionRecord, answer: QuestionAnswer) => { reason: string; field?: string } | undefined) | undefined;
   #clock = Date.parse('2025-06-01T12:00:00Z');
   #next = 1;
