@@ -270,7 +270,7 @@ ${renderShapes()}
   reaches any host; an answer's \`content\` over ${limits.answerBytes / (1024 * 1024)} MB or nested deeper than ${limits.answerDepth} levels never reaches
   the upstream.
 - A question the host cannot receive is never left hanging: it goes to an operator when the route
-  policy lets one answer (see [006](design/006-question-desk.md)), else the upstream gets -32601
+  policy lets one answer (see [006](design/006-question-broker.md)), else the upstream gets -32601
   \`GW_ERR_HOST_LACKS_CAPABILITY\` at once. Never \`cancel\`, which would claim a person cancelled.
 `;
 }
