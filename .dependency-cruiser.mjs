@@ -57,12 +57,11 @@ export const LAYERS = [
     rooms: [{ name: 'observability', globs: ['src/observability/*'], holds: 'metrics on prom-client (with the label-set cap) and the logger on pino' }],
   },
   {
-    layer: 'modern hosts',
-    rooms: [{ name: 'modern hosts', globs: ['src/hosts/modern/*'], holds: '2026-07-28 hosts: server/discover, stand-ins, parked calls, wrapped rounds, listen streams' }],
-  },
-  {
-    layer: 'legacy hosts',
-    rooms: [{ name: 'legacy hosts', globs: ['src/hosts/legacy/*'], holds: 'one sessionful host session: initialize, dispatch, lists, log level, subscriptions, tasks, host notifications' }],
+    layer: 'hosts',
+    rooms: [
+      { name: 'modern hosts', globs: ['src/hosts/modern/*'], holds: 'the 2026-07-28 host adapter: server/discover, principal sessions, input_required rounds and parked calls, wrapped rounds, listen streams' },
+      { name: 'legacy hosts', globs: ['src/hosts/legacy/*'], holds: 'the sessionful host adapter: initialize, log level, subscriptions, tasks, host notifications; questions as requests on the call\'s stream' },
+    ],
   },
   {
     layer: 'router',

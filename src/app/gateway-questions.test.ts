@@ -14,7 +14,7 @@ import type { QuestionPolicyConfig } from '../questions/route-policy.js';
 import { QuestionPolicy } from '../questions/route-policy.js';
 import type { FakeUpstream, ToolHandler } from '../upstream/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
-import { config, connectHost, openQuestion, spec } from './testing/gateway-doubles.js';
+import { config, connectHost, legacySession, openQuestion, spec } from './testing/gateway-doubles.js';
 
 const TICKET = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
 
@@ -314,7 +314,7 @@ for (const route of ['host', 'both'] as const) {
     const refusal = trail.find((entry) => entry.action === 'rejected-answer');
     assert.equal(refusal?.actor, `host:${host.session.id}`);
     assert.equal(refusal?.detail?.field, 'confirm');
-    const late = host.session.checkResponse({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
+    const late = host.session.receive({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
     assert.equal(late.ok ? 'ok' : late.kind, 'unknown', 'a corrected answer comes too late');
     const operator = await desk.answer(record.id, { action: 'decline' }, 'alice');
     assert.equal(operator.ok ? 'ok' : operator.kind, 'settled');
@@ -322,23 +322,24 @@ for (const route of ['host', 'both'] as const) {
   });
 }
 
-test('issue 11 item 13, issue 12: admitAnswer gives the edge its verdict from one check, and settles: an invalid answer and a valid one alike', async () => {
+test('issue 11 item 13, issue 12: receive gives the edge its verdict from one check, and settles: an invalid answer and a valid one alike', async () => {
   const { gateway, host, call, id } = await askedHost({ defaults: { route: 'host', timeoutMs: 600_000 } });
-  const verdict = host.session.admitAnswer({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
+  const verdict = host.session.receive({ jsonrpc: '2.0', id, result: INVALID_CONTENT });
   assert.equal(verdict.ok, false);
   assert.equal(verdict.ok ? undefined : verdict.kind, 'invalid');
   assert.match(verdict.ok ? '' : verdict.reason, /"confirm"/);
   assert.equal(verdict.ok ? undefined : verdict.field, 'confirm');
   assert.equal(JSON.parse(textOf(await call)).error.code, -32602);
-  assert.equal(host.session.admitAnswer({ jsonrpc: '2.0', id, result: INVALID_CONTENT }).ok ? 'ok' : 'refused', 'refused', 'the question is gone');
+  assert.equal(host.session.receive({ jsonrpc: '2.0', id, result: INVALID_CONTENT }).ok ? 'ok' : 'refused', 'refused', 'the question is gone');
 
   const second = host.request('tools/call', { name: 'restart', arguments: {} });
   const next = await host.waitFor((s) => 'method' in s.message && s.message.method === 'elicitation/create' && (s.message as JsonRpcRequest).id !== id);
   const nextId = (next.message as JsonRpcRequest).id;
   const good = { jsonrpc: '2.0' as const, id: nextId, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-2' } } };
-  assert.deepEqual(host.session.admitAnswer(good), { ok: true });
-  assert.equal(host.session.expectsResponse(nextId), false, 'a valid answer is taken by admitAnswer');
-  host.session.receive(good); // an edge that hands it on all the same changes nothing
+  assert.deepEqual(host.session.receive(good), { ok: true });
+  assert.equal(legacySession(host.session).expectsResponse(nextId), false, 'a valid answer is taken at once');
+  const again = host.session.receive(good);
+  assert.equal(again.ok ? 'ok' : again.kind, 'unknown', 'the same answer twice: the second names no question, and changes nothing');
   assert.equal(textOf(await second), JSON.stringify(good.result));
   await gateway.close();
 });

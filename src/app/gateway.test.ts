@@ -8,7 +8,7 @@ import { createGateway } from './gateway.js';
 import { silentLogger } from '../core/log.js';
 import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
-import { config, connectHost, Host, spec } from './testing/gateway-doubles.js';
+import { config, connectHost, Host, legacySession, spec } from './testing/gateway-doubles.js';
 
 const askApproval: ToolHandler = async (call, server) => {
   const answer = await server.ask('elicitation/create', {
@@ -69,8 +69,8 @@ test('two hosts calling at once each get only their own question, on the stream 
 
   // Bob cannot answer Alice's question: the id is not one Bob's session expects.
   const aliceQuestionId = (aq.message as JsonRpcRequest).id;
-  assert.equal(bob.session.expectsResponse(aliceQuestionId), false);
-  assert.equal(alice.session.expectsResponse(aliceQuestionId), true);
+  assert.equal(legacySession(bob.session).expectsResponse(aliceQuestionId), false);
+  assert.equal(legacySession(alice.session).expectsResponse(aliceQuestionId), true);
 
   alice.session.receive({ jsonrpc: '2.0', id: aliceQuestionId, result: { action: 'accept', content: { ok: true } } });
   bob.session.receive({ jsonrpc: '2.0', id: (bq.message as JsonRpcRequest).id, result: { action: 'decline' } });
@@ -78,7 +78,7 @@ test('two hosts calling at once each get only their own question, on the stream 
   assert.ok('result' in ar && 'result' in br);
   assert.match(JSON.stringify(ar.result), /accept/);
   assert.match(JSON.stringify(br.result), /decline/);
-  assert.equal(alice.session.expectsResponse(aliceQuestionId), false);
+  assert.equal(legacySession(alice.session).expectsResponse(aliceQuestionId), false);
   await gateway.close();
 });
 
@@ -161,7 +161,7 @@ test('an upstream that withdraws its question has the host told, with the host-s
   assert.equal((withdrawn.message as { params: JsonObject }).params.requestId, (question.message as JsonRpcRequest).id);
   assert.equal(withdrawn.related, 3);
   await call;
-  assert.equal(host.session.expectsResponse((question.message as JsonRpcRequest).id), false);
+  assert.equal(legacySession(host.session).expectsResponse((question.message as JsonRpcRequest).id), false);
   await gateway.close();
 });
 

@@ -16,8 +16,10 @@ import { deriveHandleKey, handleKeyRing } from '../bridge/handle-keys.js';
 import type { HandleLedger } from '../bridge/handle-ledger.js';
 import { MemoryHandleLedger } from '../bridge/handle-ledger.js';
 import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from '../ports/host-contracts.js';
-import type { ModernHostHooks } from '../hosts/legacy/host-session.js';
+import type { HostPort } from '../ports/host-port.js';
 import { ModernHosts } from '../hosts/modern/modern-hosts.js';
+import type { RoutedSessionEnv } from '../router/routed-session.js';
+import { RoutedSession } from '../router/routed-session.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import type { RunRecorder } from '../composite/run-store.js';
 import { CompositeTools } from '../router/composites/composite-tools.js';
@@ -73,20 +75,23 @@ class Gateway implements GatewayHandle {
   #config: NormalizedConfig;
   #options: GatewayOptions;
   #logger: Logger;
+  /** The legacy host sessions of the edges, by id. */
   #sessions = new Map<string, GatewayHostSession>();
+  /** Every host's routed session (legacy sessions and 2026-07-28 principals alike), by id: what upstreams send back fans out to them. */
+  #routed = new Map<string, RoutedSession>();
   /** Every host call in flight, and which host owns each per-session upstream session. */
-  #calls: CallRegistry<GatewayHostSession, UpstreamSession>;
-  /** Which host session received each URL-mode elicitation, per upstream session (for its completion). */
-  #urlElicitations = new UrlElicitationRegistry<GatewayHostSession>();
+  #calls: CallRegistry<RoutedSession, UpstreamSession>;
+  /** Which host received each URL-mode elicitation, per upstream session (for its completion). */
+  #urlElicitations = new UrlElicitationRegistry<RoutedSession>();
   /** The upstreams: their links, status and backoff, the startup probe. */
-  #pool: UpstreamPool<GatewayHostSession>;
+  #pool: UpstreamPool<RoutedSession>;
   #questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** Whether the desk is the gateway's own (then the gateway closes it). */
   #ownDesk: boolean;
   /** The composite tools of the config, and what runs them in every host session. */
   #compositeDefinitions: readonly CompositeDefinition[];
   #composites: CompositeTools | undefined;
-  /** 2026-07-28 hosts: their stand-in sessions, parked calls and listen streams. */
+  /** 2026-07-28 hosts: their principals' sessions, parked calls and listen streams. */
   #modern: ModernHosts;
 
   constructor(config: NormalizedConfig, options: GatewayOptions) {
@@ -95,11 +100,11 @@ class Gateway implements GatewayHandle {
     this.#logger = options.logger;
     const clock = options.clock ?? systemClock;
     this.#calls = new CallRegistry(clock);
-    const notifications = new UpstreamNotifications<GatewayHostSession, UpstreamSession>({
+    const notifications = new UpstreamNotifications<RoutedSession, UpstreamSession>({
       calls: this.#calls,
       attribution: new CallAttribution(this.#calls, clock),
       urlElicitations: this.#urlElicitations,
-      hosts: () => this.#sessions.values(),
+      hosts: () => this.#routed.values(),
       unattributable: (message) => new GatewayError('GW_ERR_QUESTION_UNATTRIBUTABLE', message).toProtocolError(),
       logger: options.logger,
     });
@@ -125,7 +130,7 @@ class Gateway implements GatewayHandle {
       clock,
       adopt: (session, host) => this.#calls.adopt(session, host),
       listChanged: (method) => {
-        for (const host of this.#sessions.values()) if (!host.closed) host.listChanged(method);
+        for (const host of this.#routed.values()) if (!host.closed) host.listChanged(method);
       },
       metrics: options.metrics,
     });
@@ -141,7 +146,7 @@ class Gateway implements GatewayHandle {
       },
     );
     this.#modern = new ModernHosts({
-      openSession: (channel, hooks) => this.#openHostSession(channel, hooks),
+      openSession: (port, transport, onClosed) => this.#openRouted(port, transport, onClosed),
       keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
       ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
       questions: this.#questions,
@@ -157,23 +162,40 @@ class Gateway implements GatewayHandle {
   }
 
   openSession(channel: HostChannel): HostSession {
-    return this.#openHostSession(channel);
+    const id = randomUUID();
+    const transport = channel.transport ?? 'unknown';
+    this.#options.metrics?.sessionOpened(transport);
+    const session = new GatewayHostSession(id, channel, {
+      ...this.#routedEnv(transport, (routed) => {
+        this.#sessions.delete(routed.id);
+        channel.onSessionClosed?.();
+      }),
+      serverInfo: SWITCHBOARD_INFO,
+      serverCapabilities: () => this.#serverCapabilities(),
+      taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
+      instructions: () => this.#instructions(),
+      upstreamsProbed: () => this.#probed,
+    });
+    this.#sessions.set(id, session);
+    this.#routed.set(id, session.routed);
+    return session;
   }
 
   serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {
     return this.#modern.serve(request, context, sink);
   }
 
-  #openHostSession(channel: HostChannel, modern?: ModernHostHooks): GatewayHostSession {
-    const id = randomUUID();
-    const transport = channel.transport ?? 'unknown';
+  /** The routed session of a 2026-07-28 principal, reached through its port. */
+  #openRouted(port: HostPort, transport: string, onClosed: () => void): RoutedSession {
     this.#options.metrics?.sessionOpened(transport);
-    const session = new GatewayHostSession(id, channel, {
-      serverInfo: SWITCHBOARD_INFO,
-      serverCapabilities: () => this.#serverCapabilities(),
-      taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
-      instructions: () => this.#instructions(),
-      upstreamsProbed: () => this.#probed,
+    const routed = new RoutedSession(randomUUID(), port, this.#routedEnv(transport, onClosed));
+    this.#routed.set(routed.id, routed);
+    return routed;
+  }
+
+  /** What every routed session needs of the gateway; `closed` runs once it closed (after the gateway forgot it). */
+  #routedEnv(transport: string, closed: (routed: RoutedSession) => void): RoutedSessionEnv {
+    return {
       pageSize: this.#config.pageSize,
       logger: this.#logger,
       naming: this.#config.naming,
@@ -181,17 +203,14 @@ class Gateway implements GatewayHandle {
       calls: this.#calls,
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
-      ...(modern ? { modern } : {}),
       ...(this.#composites ? { composites: this.#composites } : {}),
-      onClosed: (host) => {
+      onClosed: (routed) => {
         this.#options.metrics?.sessionClosed(transport);
-        this.#sessions.delete(host.id);
-        this.#urlElicitations.dropHost(host);
-        channel.onSessionClosed?.();
+        this.#routed.delete(routed.id);
+        this.#urlElicitations.dropHost(routed);
+        closed(routed);
       },
-    });
-    this.#sessions.set(id, session);
-    return session;
+    };
   }
 
   session(id: string): HostSession | undefined {

@@ -59,7 +59,7 @@ test('every exception is an import that exists today and points up (or sideways)
 test('the cruise sees type-only imports, nested folders and packages (so the rules cannot pass vacuously)', () => {
   const dependenciesOf = (source: string) => result.modules.find((m) => m.source === source)?.dependencies ?? [];
   assert.ok(sources.length > 300, `only ${sources.length} modules cruised`);
-  assert.ok(dependenciesOf('src/hosts/modern/modern-hosts.ts').some((d) => d.resolved === 'src/hosts/legacy/host-session.ts'));
+  assert.ok(dependenciesOf('src/hosts/modern/principal-session.ts').some((d) => d.resolved === 'src/router/routed-session.ts' && d.dependencyTypes.includes('type-only')));
   assert.ok(dependenciesOf('src/observability/gateway-metrics.ts').some((d) => d.resolved === 'src/upstream/session.ts' && d.dependencyTypes.includes('type-only')));
   assert.ok(dependenciesOf('src/upstream/transport/sdk/sdk-adapter.ts').some((d) => d.module.startsWith('@modelcontextprotocol/client') && !d.couldNotResolve));
   assert.equal(new RegExp(globToRegex('src/config/*')).test('src/config/__fixtures__/parts/x.yaml'), true);

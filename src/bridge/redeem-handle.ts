@@ -17,7 +17,12 @@ export type Redeemed = { ok: true; payload: HandlePayload; keyId: string } | { o
  */
 export async function redeemHandle(text: unknown, keys: HandleKeyRing, expected: HandleExpectation, now: number, ledger: HandleLedger): Promise<Redeemed> {
   const opened = openHandle(text, keys, expected, now);
-  if (!opened.ok || opened.payload.kind === 'wrapped') return opened;
+  return opened.ok ? useUp(opened, now, ledger) : opened;
+}
+
+/** Uses up a handle already opened (its MAC checked once, by openHandle): a parked one is marked in `ledger`. */
+export async function useUp(opened: Extract<Redeemed, { ok: true }>, now: number, ledger: HandleLedger): Promise<Redeemed> {
+  if (opened.payload.kind === 'wrapped') return opened;
   const mark = await ledger.markUsed(opened.payload.id, opened.payload.expiresAt, now);
   if (mark === 'replayed') return { ok: false, reason: 'replayed' };
   if (mark === 'full') return { ok: false, reason: 'ledger-full' };

@@ -85,7 +85,8 @@ export function sealHandle(claims: HandleClaims, keys: HandleKeyRing, now: numbe
 /** What the retry in hand is: who sends it, to which upstream, with which method and params. */
 export interface HandleExpectation {
   principal: string;
-  upstream: string;
+  /** Undefined: not checked here; the caller matches the upstream the payload names (it learns it from the payload). */
+  upstream: string | undefined;
   method: string;
   params: JsonObject | undefined;
 }
@@ -136,7 +137,7 @@ function open(text: unknown, keys: HandleKeyRing, expected: HandleExpectation, n
   const payload = read.payload;
   if (now >= payload.expiresAt) return { ok: false, reason: 'expired' };
   if (payload.principal !== principalDigest(expected.principal)) return { ok: false, reason: 'wrong-principal' };
-  if (payload.upstream !== expected.upstream) return { ok: false, reason: 'wrong-upstream' };
+  if (expected.upstream !== undefined && payload.upstream !== expected.upstream) return { ok: false, reason: 'wrong-upstream' };
   if (payload.method !== expected.method) return { ok: false, reason: 'wrong-method' };
   if (payload.paramsDigest !== paramsDigest(expected.params)) return { ok: false, reason: 'wrong-params' };
   return { ok: true, payload, keyId };

@@ -22,41 +22,26 @@ export interface HostChannel {
   onSessionClosed?(): void;
   /** Which edge the host came through (for metrics). */
   readonly transport?: 'streamable-http' | 'sse' | 'stdio';
-  /**
-   * How questions reach this host, as the desk records it: `request` (a server-to-client request on
-   * its stream; the default) or `input_required` (inside a 2026-07-28 result, answered by a retry).
-   */
-  readonly questionDelivery?: QuestionDelivery;
 }
-
-export type QuestionDelivery = 'request' | 'input_required';
 
 export interface HostSession {
   readonly id: string;
   /** The revision negotiated with the host, once `initialize` has been answered. */
   readonly protocolVersion: string | undefined;
-  /** Hands one inbound host message to the gateway. Responses to requests come back through the channel. */
-  receive(message: JsonRpcMessage): void;
-  /** Whether `id` names a server-to-client request this session sent to its host and still awaits. */
-  expectsResponse(id: JsonRpcId): boolean;
   /**
-   * Checks a host's answer without acting on it yet: `unknown` when no question of this session has that
-   * id, `invalid` when it breaks the limits or the schema it was asked with (the session's verdict can
-   * settle its question later, with no second check).
+   * Hands one inbound host message to the gateway, and gives the verdict every edge reports the same way (HTTP 400,
+   * a stdio error line). Requests and notifications are taken (`ok`; responses come back through the channel). A
+   * host's answer is checked once and its question settled: an `ok` answer relayed to the upstream, an `invalid`
+   * one refused to it (-32602 naming the field, the desk records it); `unknown` when no question of this session has
+   * that id (nothing changes).
    */
-  checkResponse(message: JsonRpcResponse): ResponseCheck;
-  /**
-   * What every host edge calls with a host's answer: the answer is checked once and its question settled,
-   * an `ok` answer relayed to the upstream, an `invalid` one refused to it (-32602 naming the field, the
-   * desk records it). The edge tells the host of a refusal (HTTP 400, a stdio error line); handing the
-   * answer to `receive` afterwards changes nothing (its id is then unknown).
-   */
-  admitAnswer(message: JsonRpcResponse): ResponseCheck;
+  receive(message: JsonRpcMessage): Verdict;
   /** Ends the session and every upstream session opened for it. */
   close(): Promise<void>;
 }
 
-export type ResponseCheck = { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string; field?: string };
+/** What the gateway says of a message a host sent: taken, or refused (an answer to no question of it, or one that breaks its schema). */
+export type Verdict = { ok: true } | { ok: false; kind: 'unknown' | 'invalid'; reason: string; field?: string };
 
 export type UpstreamState = 'pending' | 'up' | 'down';
 

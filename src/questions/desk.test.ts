@@ -181,10 +181,10 @@ function assertReply(replies: Reply[], expected: Row['upstream'], kind: string):
 }
 
 function told(host: FakeHost): (string | undefined)[] {
-  return host.sent.filter((sent) => sent.message.method === 'notifications/cancelled').map((sent) => {
-    assert.equal(sent.message.params?.requestId, 'sb-1');
-    assert.equal(sent.relatedRequestId, 'call-1', 'on the stream of the call');
-    return sent.message.params?.reason as string | undefined;
+  return host.withdrawn.map((withdrawn) => {
+    assert.equal(withdrawn.key, 'sb-1');
+    assert.equal(withdrawn.call, 'call-1', 'on the stream of the call');
+    return withdrawn.reason;
   });
 }
 
@@ -228,7 +228,7 @@ test('the compare-and-set decides: a question another instance settled first is 
   const other = new MemoryQuestionStore({ database });
   await other.transition(opened.record.id, { from: ['delivered'], to: 'answered', answeredBy: { kind: 'operator', name: 'bob' }, audit: { actor: 'operator:bob', action: 'answered' } });
   assert.equal(await desk.settle(opened.record.id, { kind: 'call-cancelled' }), false);
-  assert.deepEqual([asker.resumed, asker.replies, host.sent], [[], [], []]);
+  assert.deepEqual([asker.resumed, asker.replies, host.withdrawn], [[], [], []]);
 });
 
 test('asked and answered: two store writes (opened delivered in one transaction, with both audit lines)', async () => {

@@ -4,7 +4,7 @@
  * invalid one as `host-answer-refused` (real hosts answer once, so it settles now rather than at its expiry).
  */
 
-import type { ResponseCheck } from '../ports/host-contracts.js';
+import type { Verdict } from '../ports/host-contracts.js';
 import type { Logger } from '../core/log.js';
 import type { JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { checkHostAnswer } from '../translation/answers/answer-check.js';
@@ -13,7 +13,7 @@ import type { HostSeat } from './held-question.js';
 import type { Outcome } from './settle-table.js';
 
 /** The verdict on one host answer; `settle()` ends its question with it (once; nothing for an unknown id). */
-export type HostVerdict = ResponseCheck & { settle(): void };
+export type HostVerdict = Verdict & { settle(): void };
 
 /** Checks `message`, a host's answer to a question of `seat`, without acting on it yet. */
 export function hostVerdict(desk: QuestionDesk, seat: HostSeat, message: JsonRpcResponse, logger: Logger): HostVerdict {

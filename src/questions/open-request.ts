@@ -1,7 +1,7 @@
 /** @module What the desk is handed to open a question (or to hold a request relayed without a record), and the held question made of it. */
 
 import type { ConsentTo, QuestionMethod, QuestionOrigin, QuestionRecord, RoutePolicy } from './question.js';
-import type { QuestionDelivery } from '../ports/host-contracts.js';
+import type { QuestionDelivery } from '../ports/host-port.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';

@@ -1,12 +1,9 @@
 /** @module Where a question goes and who it is put to: the route of a relayed question, the host's profile, and what the desk needs of a host session. */
 
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { HostPort } from '../ports/host-port.js';
 
-/** The host's revision and capabilities, as it declared them at initialize. */
-export interface HostProfile {
-  protocolVersion: string;
-  capabilities: JsonObject;
-}
+export type { HostProfile } from '../ports/host-port.js';
 
 /** Where a relayed question goes and which calls wait on it. */
 export interface QuestionRoute {
@@ -22,12 +19,5 @@ export interface QuestionRoute {
   tool?: string;
 }
 
-/** What the desk needs of the host session a question came through. */
-export interface DeskHost {
-  readonly id: string;
-  readonly closed: boolean;
-  /** Tells the host something about a question it holds (notifications/cancelled), on the stream of `relatedRequestId`. */
-  send(message: JsonRpcNotification, relatedRequestId: JsonRpcId | undefined): void;
-  /** A 2026-07-28 host's call that needed what the host did not declare ends with -32021 (see ModernHostHooks.hostLacks). */
-  hostLacks?(callId: JsonRpcId, method: string, params: JsonObject): void;
-}
+/** What the desk needs of the host a question came through: to withdraw a question it holds, and to say what it lacked. */
+export type DeskHost = Pick<HostPort, 'id' | 'closed' | 'withdraw' | 'lacks'>;

@@ -2,7 +2,6 @@
 
 import type { Logger } from '../core/log.js';
 import type { ProtocolError } from '../protocol/errors.js';
-import { notification } from '../protocol/jsonrpc.js';
 import type { HeldQuestion } from './held-question.js';
 import type { Outcome, Settlement } from './settle-table.js';
 import { effectsOf } from './settle-table.js';
@@ -15,8 +14,7 @@ export function act(question: HeldQuestion, outcome: Outcome, settlement: Settle
   if (effects.resume) for (const id of question.paused) question.asker?.resume(id);
   const host = question.seat?.host;
   if (effects.tellHost && question.hostKey !== undefined && host && !host.closed) {
-    const reason = effects.tellHost(outcome);
-    host.send(notification('notifications/cancelled', reason === undefined ? { requestId: question.hostKey } : { requestId: question.hostKey, reason }), question.relatedRequestId);
+    host.withdraw(question.hostKey, effects.tellHost(outcome), question.relatedRequestId);
   }
   const reply = replyOf(question, outcome, settlement, logger);
   if (!reply || !question.asker || question.upstreamId === undefined) return;
@@ -50,7 +48,7 @@ function replyOf(question: HeldQuestion, outcome: Outcome, settlement: Settlemen
  */
 function nobodyCanAnswer(question: HeldQuestion, logger: Logger): ProtocolError {
   const host = question.seat?.host;
-  if (question.hostCouldNot !== undefined && question.relatedRequestId !== undefined) host?.hostLacks?.(question.relatedRequestId, question.method, question.params);
+  if (question.hostCouldNot !== undefined && question.relatedRequestId !== undefined) host?.lacks?.(question.relatedRequestId, question.method, question.params);
   logger.log('info', `answering ${question.method} from upstream '${question.asker?.spec.name ?? question.method}' without anyone: ${question.audienceReason ?? ''}`, { session: host?.id });
   return question.unreachable ?? hostLacksCapability(question.method, question.audienceReason ?? question.hostCouldNot ?? 'nobody may answer it');
 }

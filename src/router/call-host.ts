@@ -2,6 +2,7 @@
 
 import type { Logger } from '../core/log.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { UpstreamRound } from '../ports/host-port.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
 import type { QuestionDesk } from '../questions/desk.js';
 import type { QuestionRoute } from '../questions/question-route.js';
@@ -12,7 +13,6 @@ import type { CallHost, CallRegistry } from './calls.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { QuestionDesk as CompositeDesk } from './composites/composite-elicitation.js';
 import type { CompositeTools } from './composites/composite-tools.js';
-import type { ModernHostHooks } from './modern-host-hooks.js';
 import type { UrlElicitationRegistry } from './url-elicitations.js';
 
 /** What the host said in initialize: its revision, its capabilities, its (bounded) identity. */
@@ -50,6 +50,8 @@ export interface RoutedHost<H extends RoutedOwner> {
   taskCreated(upstream: UpstreamSession, result: JsonObject): JsonObject;
   /** A stopped call's questions are void: settle them. */
   settleQuestions(upstream: UpstreamSession, upstreamId: number): void;
+  /** A 2026-07-28 host takes a 2026-07-28 upstream's round as it is (HostPort.takeRound); absent: the gateway runs the rounds. */
+  takeRound?(round: UpstreamRound): Promise<JsonObject | undefined>;
 }
 
 /** What the call router needs of the gateway around its host session. */
@@ -61,8 +63,6 @@ export interface CallRouterEnv<H extends RoutedOwner> {
   urlElicitations: UrlElicitationRegistry<H>;
   /** The question desk (whether an operator can answer) and the route policy (whose upstreams they may answer). */
   questions: { desk: QuestionDesk; policy: QuestionPolicy };
-  /** Set for the stand-in session of 2026-07-28 hosts. */
-  modern?: ModernHostHooks;
   /** The gateway's composite tools. */
   composites?: CompositeTools;
 }

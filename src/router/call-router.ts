@@ -293,8 +293,8 @@ export class CallRouter<H extends RoutedOwner> {
       const result = await session.request(request.method, outParams, options(step?.timeoutMs ?? requestTimeoutMs));
       if (session.era === 'legacy') return asTask ? host.taskCreated(session, result) : result;
       const init = host.profile();
-      if (result.resultType === 'input_required' && this.#env.modern && init) {
-        const relayed = await this.#env.modern.relayInputRequired({
+      if (result.resultType === 'input_required' && host.takeRound && init) {
+        const relayed = await host.takeRound({
           upstream: session.spec.name,
           tool: tool?.upstream,
           hostTool: tool?.host,
@@ -321,7 +321,7 @@ export class CallRouter<H extends RoutedOwner> {
           hostSessionId: host.owner.id,
         })
         : result;
-      // Every host is a legacy one: the 2026-only result fields go.
+      // The 2026-only result fields go: the host adapter gives its host the fields its revision has.
       return withoutModernResultFields(complete);
     } finally {
       step?.signal.removeEventListener('abort', stop);

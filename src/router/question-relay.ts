@@ -18,23 +18,14 @@ import { hostLacksCapability } from '../questions/upstream-reply.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
 import type { QuestionPlan } from '../translation/plan-question.js';
 import { planQuestion } from '../translation/plan-question.js';
-import type { HostChannel, ResponseCheck } from '../ports/host-contracts.js';
+import type { Verdict } from '../ports/host-contracts.js';
+import type { HostPort } from '../ports/host-port.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
 import type { Logger } from '../core/log.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
 import type { QuestionPolicy } from '../questions/route-policy.js';
 
 export type { HostProfile, QuestionRoute } from '../questions/question-route.js';
-
-/** What the relay needs of its host session. */
-export interface RelayHost {
-  readonly id: string;
-  readonly closed: boolean;
-  /** Undefined before initialize. */
-  profile(): HostProfile | undefined;
-  /** The tool a forwarded call is about (for the route policy and the record), when `callId` names one. */
-  toolOf(upstream: QuestionAsker, callId: number | undefined): { host: string; upstream: string } | undefined;
-}
 
 /** What the relay needs of the gateway around its session. */
 export interface RelayEnv {
@@ -43,8 +34,8 @@ export interface RelayEnv {
   questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** Records a URL-mode elicitation relayed to this host, so its completion finds it. */
   registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void;
-  /** For a 2026-07-28 host's stand-in: its call ends with -32021 when it lacks what nobody else can answer. */
-  hostLacks?(callId: JsonRpcId, method: string, params: JsonObject): void;
+  /** The tool a forwarded call is about (for the route policy and the record), when `callId` names one. */
+  toolOf(upstream: QuestionAsker, callId: number | undefined): { host: string; upstream: string } | undefined;
 }
 
 type Relayable = Extract<QuestionPlan, { kind: 'relay' }>;
@@ -56,29 +47,17 @@ function isQuestionMethod(method: string): method is QuestionMethod {
 }
 
 export class QuestionRelay {
-  #host: RelayHost;
-  #channel: HostChannel;
+  #host: HostPort;
   #env: RelayEnv;
   #desk: QuestionDesk;
   /** This session's place at the desk: the keys its host knows questions by, and every question that came through it. */
   #seat: HostSeat;
 
-  constructor(input: { host: RelayHost; channel: HostChannel; env: RelayEnv }) {
-    this.#host = input.host;
-    this.#channel = input.channel;
-    this.#env = input.env;
-    this.#desk = input.env.questions.desk;
-    const host = input.host;
-    const channel = input.channel;
-    const hostLacks = input.env.hostLacks;
-    this.#seat = this.#desk.seat({
-      id: host.id,
-      get closed() {
-        return host.closed;
-      },
-      send: (message, relatedRequestId) => channel.send(message, relatedRequestId),
-      ...(hostLacks ? { hostLacks } : {}),
-    });
+  constructor(host: HostPort, env: RelayEnv) {
+    this.#host = host;
+    this.#env = env;
+    this.#desk = env.questions.desk;
+    this.#seat = this.#desk.seat(host);
   }
 
   /** Whether `id` names a question put to the host that it has not answered yet. */
@@ -92,7 +71,7 @@ export class QuestionRelay {
   }
 
   /** A host's answer: checked once and settled (an invalid one too: the upstream gets -32602). Unknown ids change nothing. */
-  admitAnswer(message: JsonRpcResponse): ResponseCheck {
+  admitAnswer(message: JsonRpcResponse): Verdict {
     const { settle, ...verdict } = this.checkResponse(message);
     settle();
     return verdict;
@@ -140,12 +119,12 @@ export class QuestionRelay {
   async #open(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan, profile: HostProfile): Promise<void> {
     let hostCannot = plan.kind === 'refuse' ? plan.error.message : undefined;
     let unreachable: ProtocolError | undefined;
-    if (plan.kind === 'relay' && route.relatedRequestId === undefined && this.#channel.canReachOutsideCalls?.() === false) {
+    if (plan.kind === 'relay' && route.relatedRequestId === undefined && !this.#host.reachableOutsideCalls()) {
       hostCannot = `no call explains ${method} from upstream '${upstream.spec.name}' and the host has no open stream outside its calls`;
       unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
     const { policy } = this.#env.questions;
-    const tool = this.#host.toolOf(upstream, route.callId);
+    const tool = this.#env.toolOf(upstream, route.callId);
     const settings = policy.for(upstream.spec.name, tool?.upstream ?? route.tool);
     const params = request.params ?? {};
     const opened = await this.#desk.open({
@@ -161,7 +140,7 @@ export class QuestionRelay {
       consentTo: policy.consent,
       timeoutMs: route.timeoutMs ?? settings.timeoutMs,
       ...(hostCannot === undefined ? {} : { hostCannot }),
-      ...(plan.kind === 'relay' ? { hostParams: plan.params, delivery: { via: this.#channel.questionDelivery ?? 'request' } } : { hostCouldNot: plan.error.message }),
+      ...(plan.kind === 'relay' ? { hostParams: plan.params, delivery: { via: this.#host.delivery } } : { hostCouldNot: plan.error.message }),
       ...(unreachable ? { unreachable } : {}),
       ...this.#path(upstream, request, route, plan),
       checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
@@ -199,10 +178,9 @@ export class QuestionRelay {
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.#env.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);
     }
-    const outgoing: JsonRpcRequest = request.params === undefined
-      ? { jsonrpc: '2.0', id: hostKey, method: request.method }
-      : { jsonrpc: '2.0', id: hostKey, method: request.method, params };
-    this.#channel.send(outgoing, route.relatedRequestId);
+    const refused = this.#host.ask(request.params === undefined ? { key: hostKey, method: request.method } : { key: hostKey, method: request.method, params }, route.relatedRequestId);
+    // The host cannot be asked there: its refusal is its answer.
+    if (refused) this.admitAnswer({ jsonrpc: '2.0', id: hostKey, error: refused });
   }
 
   /** Calls of an upstream session that have a question open with this host or its operators. */

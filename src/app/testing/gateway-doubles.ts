@@ -7,6 +7,7 @@ import type { QuestionRecord } from '../../questions/question.js';
 import type { NormalizedConfig, SharingMode, UpstreamSpec } from '../../config/types.js';
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { HostSession } from '../../ports/host-contracts.js';
+import type { GatewayHostSession } from '../../hosts/legacy/host-session.js';
 import type { createGateway } from '../gateway.js';
 import { TEST_HTTP_SETTINGS } from '../../edges/http/testing/http-settings.js';
 
@@ -52,6 +53,7 @@ export interface Sent {
 /** A host: records what the gateway sends it and can wait for a given message. */
 export class Host {
   readonly sent: Sent[] = [];
+  /** The legacy host session (its question bookkeeping visible to the tests: see `legacySession`). */
   session!: HostSession;
   #waiters: { match: (s: Sent) => boolean; resolve: (s: Sent) => void }[] = [];
   #nextId = 1;
@@ -107,4 +109,9 @@ export async function openQuestion(desk: QuestionDesk): Promise<QuestionRecord> 
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error('no open question appeared');
+}
+
+/** The gateway's session behind `session`, for what only the legacy host session tells (whether it awaits an answer). */
+export function legacySession(session: HostSession): GatewayHostSession {
+  return session as GatewayHostSession;
 }

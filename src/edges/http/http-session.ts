@@ -130,6 +130,8 @@ export class HttpSession {
   }
 
   #receive(message: JsonRpcMessage): void {
+    // A host's answer was handed to the host session (and its verdict reported) before the POST was taken.
+    if (!('method' in message)) return;
     try {
       this.host.receive(message);
     } catch (error) {

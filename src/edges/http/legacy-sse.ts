@@ -123,14 +123,14 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       const { value } = body;
       const classified = classifyMessage(value);
       if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
+      if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) return idInFlightResponse(classified.message.id);
       if (classified.kind === 'response') {
         const refused = refusedAnswer(session.host, classified.message);
         if (refused) return refused;
       }
-      if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) return idInFlightResponse(classified.message.id);
       session.idle.touch();
       if (classified.kind === 'request') session.inFlight.add(classified.message.id);
-      session.host.receive(classified.message);
+      if (classified.kind !== 'response') session.host.receive(classified.message);
       return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
     },
 

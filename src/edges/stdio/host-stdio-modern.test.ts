@@ -32,7 +32,10 @@ class StubGateway implements StdioSessionOpener {
   openSession(channel: StdioHostChannel) {
     this.channel = channel;
     return {
-      receive: (message: JsonRpcMessage) => void this.sessionReceived.push(message),
+      receive: (message: JsonRpcMessage) => {
+        this.sessionReceived.push(message);
+        return { ok: true as const };
+      },
       close: async () => undefined,
     };
   }

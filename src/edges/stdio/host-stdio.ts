@@ -11,13 +11,13 @@ import { DEFAULT_MAX_JSON_DEPTH, jsonDepthMessage, parseJsonWithin } from '../..
 import { checkModernRequest } from '../../protocol/modern-request-check.js';
 import { classifyRequestEra } from '../../protocol/request-era.js';
 import type { Logger } from '../../core/log.js';
-import type { HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink } from '../../ports/host-contracts.js';
+import type { HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink, Verdict } from '../../ports/host-contracts.js';
 
 /** What the edge gives the gateway to reach the host (the ports' HostChannel). */
 export type StdioHostChannel = HostChannel;
 
 /** The slice of a host session this edge uses. */
-export type StdioHostSession = Pick<HostSession, 'receive' | 'close'> & Partial<Pick<HostSession, 'admitAnswer'>>;
+export type StdioHostSession = Pick<HostSession, 'receive' | 'close'>;
 
 /** A 2026-07-28 request being served. */
 export type StdioModernExchange = ModernExchange;
@@ -166,10 +166,10 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
       serveModern(classified.message);
       return;
     }
-    if (classified.kind === 'response' && refusedAnswer(classified.message)) return;
     if (classified.kind === 'request') inFlight.add(classified.message.id);
     try {
-      session.receive(classified.message);
+      const verdict = session.receive(classified.message);
+      if (classified.kind === 'response') refuseAnswer(classified.message, verdict);
     } catch (error) {
       logger.log('error', 'the gateway failed to take a message', { error: error instanceof Error ? error.message : String(error) });
       if (classified.kind === 'request') {
@@ -179,11 +179,9 @@ export function serveStdio(gateway: StdioSessionOpener, options: ServeStdioOptio
   }
 
   /** An answer that breaks the schema it was asked with gets an error line with its id, as HTTP gets 400 (its question is settled by the session). */
-  function refusedAnswer(message: JsonRpcResponse): boolean {
-    const verdict = session.admitAnswer?.(message);
-    if (verdict === undefined || verdict.ok || verdict.kind !== 'invalid') return false;
+  function refuseAnswer(message: JsonRpcResponse, verdict: Verdict): void {
+    if (verdict.ok || verdict.kind !== 'invalid') return;
     write(errorResponse(message.id, { code: RpcCode.InvalidParams, message: `Invalid params: ${verdict.reason}` }));
-    return true;
   }
 
   /** A 2026-07-28 request: the envelope checked, then served on its own (no session), its answer written as a line. */

@@ -1,5 +1,5 @@
 /**
- * @module The subscriptions/listen streams of 2026-07-28 hosts: each fed by its request's stand-in, as its acknowledged filter admits, ended with a result when the stand-in or the gateway closes.
+ * @module The subscriptions/listen streams of 2026-07-28 hosts: each fed by its request's principal session, as its acknowledged filter admits, ended with a result when that session or the gateway closes.
  */
 
 import type { Logger } from '../../core/log.js';
@@ -9,14 +9,14 @@ import { invalidParamsError } from '../../protocol/modern-errors.js';
 import type { SubscriptionFilter } from '../../protocol/subscriptions.js';
 import { acknowledgedFilter, filterAdmits, listenEndResult, listenOfferOf, onListenStream, parseListenParams, subscriptionsAcknowledged } from '../../protocol/subscriptions.js';
 import type { ModernExchange, ModernRequestContext, ModernSink } from '../../ports/host-contracts.js';
-import { StandIn } from './stand-in.js';
+import { PrincipalSession } from './principal-session.js';
 
 export interface ListenStreamsOptions {
   serverCapabilities(): JsonObject;
-  /** The stand-in a listen request is fed by, or the refusal when none can be opened. */
-  standIn(context: ModernRequestContext): StandIn | JsonRpcErrorObject;
-  /** A stand-in was used (a stream of it ended). */
-  used(standIn: StandIn): void;
+  /** The session a listen request is fed by, or the refusal when none can be opened. */
+  session(context: ModernRequestContext): PrincipalSession | JsonRpcErrorObject;
+  /** A session was used (a stream of it ended). */
+  used(session: PrincipalSession): void;
   logger: Logger;
 }
 
@@ -24,7 +24,7 @@ interface Listener {
   id: JsonRpcId;
   filter: SubscriptionFilter;
   sink: ModernSink;
-  standIn: StandIn;
+  session: PrincipalSession;
 }
 
 export class ListenStreams {
@@ -40,39 +40,39 @@ export class ListenStreams {
     const parsed = parseListenParams(params);
     if (!parsed.ok) return refused(sink, id, invalidParamsError('notifications', `Invalid params: ${parsed.reason}`));
     const filter = acknowledgedFilter(parsed.filter, listenOfferOf(this.#options.serverCapabilities()));
-    const standIn = this.#options.standIn(context);
-    if (!(standIn instanceof StandIn)) return refused(sink, id, standIn);
-    const listener: Listener = { id, filter, sink, standIn };
-    standIn.listeners += 1;
+    const session = this.#options.session(context);
+    if (!(session instanceof PrincipalSession)) return refused(sink, id, session);
+    const listener: Listener = { id, filter, sink, session };
+    session.listeners += 1;
     this.#listeners.add(listener);
     sink.notify(subscriptionsAcknowledged(id, filter));
-    // Every upstream session of the stand-in is opened, so that their changes reach this stream.
-    void standIn.request('tools/list', {});
+    // Every upstream session of the principal is opened, so that their changes reach this stream.
+    void session.warm().catch(() => undefined);
     for (const uri of filter.resourceSubscriptions ?? []) {
-      void standIn.request('resources/subscribe', { uri }).then((response) => {
-        if ('error' in response) this.#options.logger.log('info', `listen: cannot subscribe to ${uri}: ${response.error.message}`);
+      void session.subscribe(uri).catch((error: unknown) => {
+        this.#options.logger.log('info', `listen: cannot subscribe to ${uri}: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
     return {
       cancel: () => {
         if (!this.#listeners.delete(listener)) return;
-        standIn.listeners -= 1;
-        this.#options.used(standIn);
+        session.listeners -= 1;
+        this.#options.used(session);
       },
     };
   }
 
-  /** A notification outside any call of a stand-in: to the listen streams fed by that stand-in, as their filters admit. */
-  broadcast(standIn: StandIn, message: JsonRpcNotification): void {
+  /** A notification outside any call of a session: to the listen streams fed by that session, as their filters admit. */
+  broadcast(session: PrincipalSession, message: JsonRpcNotification): void {
     for (const listener of this.#listeners) {
-      if (listener.standIn === standIn && filterAdmits(listener.filter, message)) listener.sink.notify(onListenStream(message, listener.id));
+      if (listener.session === session && filterAdmits(listener.filter, message)) listener.sink.notify(onListenStream(message, listener.id));
     }
   }
 
-  /** A stand-in closed: the streams it fed end with a result. */
-  endFor(standIn: StandIn): void {
+  /** A session closed: the streams it fed end with a result. */
+  endFor(session: PrincipalSession): void {
     for (const listener of this.#listeners) {
-      if (listener.standIn !== standIn) continue;
+      if (listener.session !== session) continue;
       this.#listeners.delete(listener);
       listener.sink.respond(resultResponse(listener.id, listenEndResult(listener.id)));
     }

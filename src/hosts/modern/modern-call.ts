@@ -1,12 +1,14 @@
 /**
- * @module One call of a 2026-07-28 host on the stand-in session: the host request it answers now, the
- * questions the upstream asked during it (a round), and its parking between rounds (pair 4 of the bridge).
+ * @module One call of a 2026-07-28 host: the host request it answers now, the questions asked during it (a
+ * round, offered as input_required once the upstream has said all it says in one turn), and its parking between
+ * rounds, under a handle the host's retry redeems.
  */
 
-import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
-import { errorResponse, isErrorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.js';
 import type { InputRequest } from '../../protocol/input-required.js';
 import type { ModernSink } from '../../ports/host-contracts.js';
+import type { HostQuestion } from '../../ports/host-port.js';
 
 /** The host request a call answers at the moment: the first one, or the retry that resumed it. */
 export interface Exchange {
@@ -19,13 +21,19 @@ export interface Exchange {
   progressToken?: string | number;
 }
 
-/** What the call needs from its owner (the stand-in's router). */
+/** How a call ends: the result its upstream (or composite) gave, or the error. */
+export type CallOutcome = { result: JsonObject } | { error: JsonRpcErrorObject };
+
+/** What the call needs from its owner (modern-hosts.ts, for the principal's session). */
 export interface CallOwner {
-  /** How long the gateway waits, after a question, for more questions of the same round. */
+  /**
+   * How long the gateway waits, after a question, for more questions of the same round; 0 (the default): until
+   * the end of the current turn of the event loop, so that what the upstream sent together is offered together.
+   */
   settleMs: number;
-  /** Seals the handle of a round (the call is parked under it until `deadlineMs`). */
-  park(call: ModernCall, deadlineMs: number): string;
-  /** Cancels the call on the upstream side (the stand-in session's notifications/cancelled). */
+  /** Seals the handle of a round: the call is parked under it until `deadlineMs`. */
+  park(call: ModernCall): { handle: string; deadlineMs: number };
+  /** Cancels the call on the upstream side (as the host's own cancellation would). */
   cancelUpstream(call: ModernCall, reason: string): void;
   /** The call is over: forget it. */
   ended(call: ModernCall): void;
@@ -34,39 +42,31 @@ export interface CallOwner {
 }
 
 export class ModernCall {
-  /** The id the stand-in session knows the call by (never the host's: two hosts may use the same one). */
+  /** The id the router knows the call by (never the host's: two hosts may use the same one). */
   readonly internalId: string;
   readonly method: string;
-  /** The upstream of a tools/call, prompts/get or resources/read (the calls that may ask); undefined for the rest. */
-  readonly upstream: string | undefined;
-  /** How long a parked round waits for the host's retry. */
-  readonly deadlineMs: number;
+  /** Whether questions can reach the host during this call (tools/call, prompts/get, resources/read). */
+  readonly asks: boolean;
   #owner: CallOwner;
   #exchange: Exchange | undefined;
   /** Questions of the current round by key (the id the stand-in session gave them). */
   #round = new Map<string, InputRequest>();
-  #settle: NodeJS.Timeout | undefined;
+  #settle: NodeJS.Timeout | NodeJS.Immediate | undefined;
   #deadline: NodeJS.Timeout | undefined;
-  /** The final response when it came while the call was parked (an operator answered the last question). */
-  #finished: JsonRpcResponse | undefined;
+  /** How the call ended when it did while parked (an operator answered the last question). */
+  #finished: CallOutcome | undefined;
   #ended = false;
 
-  constructor(input: { internalId: string; method: string; upstream: string | undefined; deadlineMs: number; exchange: Exchange; owner: CallOwner }) {
+  constructor(input: { internalId: string; method: string; asks: boolean; exchange: Exchange; owner: CallOwner }) {
     this.internalId = input.internalId;
     this.method = input.method;
-    this.upstream = input.upstream;
-    this.deadlineMs = input.deadlineMs;
+    this.asks = input.asks;
     this.#exchange = input.exchange;
     this.#owner = input.owner;
   }
 
   get ended(): boolean {
     return this.#ended;
-  }
-
-  /** Whether questions of the upstream can reach the host during this call (inside an input_required result). */
-  get asks(): boolean {
-    return this.upstream !== undefined;
   }
 
   /** Whether the host holds a handle to it and no request of the host is attached. */
@@ -79,14 +79,14 @@ export class ModernCall {
     return this.#round.get(key);
   }
 
-  // ---- from the stand-in session ------------------------------------------------------------------
+  // ---- from the router ------------------------------------------------------------------------------
 
-  /** The upstream asked something during this call: it joins the round, sent once the upstream says no more. */
-  onQuestion(request: JsonRpcRequest): void {
-    if (this.#ended || typeof request.id !== 'string') return;
-    const method = request.method as InputRequest['method'];
-    const params = withoutEmptyMeta(request.params);
-    this.#round.set(request.id, params === undefined ? { method } : { method, params });
+  /** A question asked during this call: it joins the round, offered once the upstream says no more this turn. */
+  onQuestion(question: HostQuestion): void {
+    if (this.#ended) return;
+    const method = question.method as InputRequest['method'];
+    const params = withoutEmptyMeta(question.params);
+    this.#round.set(question.key, params === undefined ? { method } : { method, params });
     this.#scheduleOffer();
   }
 
@@ -107,13 +107,14 @@ export class ModernCall {
     exchange.sink.notify(message);
   }
 
-  onResponse(response: JsonRpcResponse): void {
+  /** The call's result (or error) came: to the attached host request, or kept for the retry while parked. */
+  finish(outcome: CallOutcome): void {
     if (this.#ended) return;
     if (!this.#exchange) {
-      this.#finished = response; // kept for the retry; the deadline still ends it if none comes
+      this.#finished = outcome; // kept for the retry; the deadline still ends it if none comes
       return;
     }
-    this.#complete(this.#exchange, response);
+    this.#complete(this.#exchange, outcome);
   }
 
   // ---- from the host ------------------------------------------------------------------------------
@@ -173,9 +174,20 @@ export class ModernCall {
   // ---- inside -------------------------------------------------------------------------------------
 
   #scheduleOffer(): void {
-    clearTimeout(this.#settle);
-    this.#settle = setTimeout(() => this.#offer(), this.#owner.settleMs);
-    this.#settle.unref();
+    this.#clearSettle();
+    if (this.#owner.settleMs > 0) {
+      this.#settle = setTimeout(() => this.#offer(), this.#owner.settleMs);
+      this.#settle.unref();
+    } else {
+      this.#settle = setImmediate(() => this.#offer());
+    }
+  }
+
+  #clearSettle(): void {
+    if (this.#settle === undefined) return;
+    if (this.#owner.settleMs > 0) clearTimeout(this.#settle as NodeJS.Timeout);
+    else clearImmediate(this.#settle as NodeJS.Immediate);
+    this.#settle = undefined;
   }
 
   /** Answers the attached host request with the round's questions and a handle, and parks the call. */
@@ -183,7 +195,7 @@ export class ModernCall {
     this.#settle = undefined;
     const exchange = this.#exchange;
     if (this.#ended || !exchange || this.#round.size === 0) return;
-    const requestState = this.#owner.park(this, this.deadlineMs);
+    const { handle: requestState, deadlineMs } = this.#owner.park(this);
     const inputRequests: JsonObject = {};
     for (const [key, request] of this.#round) inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
     this.#exchange = undefined;
@@ -192,20 +204,20 @@ export class ModernCall {
       if (!this.parked) return;
       this.#end();
       this.#owner.cancelUpstream(this, 'the host did not continue the call before its deadline');
-    }, this.deadlineMs);
+    }, deadlineMs);
     this.#deadline.unref();
   }
 
-  #complete(exchange: Exchange, response: JsonRpcResponse): void {
+  #complete(exchange: Exchange, outcome: CallOutcome): void {
     this.#end();
-    if (isErrorResponse(response)) exchange.sink.respond(errorResponse(exchange.hostId, response.error));
-    else exchange.sink.respond(resultResponse(exchange.hostId, this.#owner.finish(this.method, response.result)));
+    if ('error' in outcome) exchange.sink.respond(errorResponse(exchange.hostId, outcome.error));
+    else exchange.sink.respond(resultResponse(exchange.hostId, this.#owner.finish(this.method, outcome.result)));
   }
 
   #end(): void {
     this.#ended = true;
     this.#exchange = undefined;
-    clearTimeout(this.#settle);
+    this.#clearSettle();
     clearTimeout(this.#deadline);
     this.#round.clear();
     this.#owner.ended(this);

@@ -18,11 +18,9 @@ import { LATEST_LEGACY_REVISION, MODERN_REVISION } from '../../protocol/revision
 import type { QuestionDesk } from '../../questions/desk.js';
 import { checkHostAnswer } from '../../translation/answers/answer-check.js';
 import { planQuestion } from '../../translation/plan-question.js';
-import type { ModernHostHooks } from '../legacy/host-session.js';
+import type { UpstreamRound } from '../../ports/host-port.js';
 import type { Logger } from '../../core/log.js';
 import type { QuestionPolicy } from '../../questions/route-policy.js';
-
-type RelayInput = Parameters<ModernHostHooks['relayInputRequired']>[0];
 
 /** One input request of a relayed round, as recorded: its key, its record at the desk, what its answer must satisfy. */
 interface RecordedQuestion {
@@ -53,11 +51,11 @@ export class WrappedRounds {
 
   /**
    * The result the host gets for an upstream's `input_required`, or undefined when the gateway must run the
-   * rounds itself instead (pair 3 behind the stand-in): the host did not declare what a request needs, the
+   * rounds itself instead and asks the usual way: the host did not declare what a request needs, the
    * route policy or the consent rule gives a question to an operator, a request is not fit to relay (the
    * same limits and checks as every question), or the upstream's state is too long to wrap.
    */
-  async relay(input: RelayInput & { principal: string }): Promise<JsonObject | undefined> {
+  async relay(input: UpstreamRound & { principal: string }): Promise<JsonObject | undefined> {
     const parsed = parseInputRequiredResult(input.result, input.method);
     if (!parsed.ok) return undefined; // the gateway's own loop reports the upstream's fault
     const entries = Object.entries(parsed.result.inputRequests ?? {});

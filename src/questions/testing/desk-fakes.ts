@@ -2,7 +2,7 @@
 
 import type { QuestionAsker } from '../../ports/question-asker.js';
 import type { ProtocolError } from '../../protocol/errors.js';
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc.js';
 import type { DeskHost } from '../question-route.js';
 
 /** What the asker received for one question: a result (and who gave it) or an error. */
@@ -42,19 +42,20 @@ export class FakeAsker implements QuestionAsker {
 
 export interface FakeHost extends DeskHost {
   closed: boolean;
-  readonly sent: { message: JsonRpcNotification; relatedRequestId: JsonRpcId | undefined }[];
+  /** The questions withdrawn from it: the key, the reason, the call whose stream carried it. */
+  readonly withdrawn: { key: string; reason: string | undefined; call: JsonRpcId | undefined }[];
   readonly lacked: { callId: JsonRpcId; method: string }[];
 }
 
 export function fakeHost(id = 's-1'): FakeHost {
-  const sent: FakeHost['sent'] = [];
+  const withdrawn: FakeHost['withdrawn'] = [];
   const lacked: FakeHost['lacked'] = [];
   return {
     id,
     closed: false,
-    sent,
+    withdrawn,
     lacked,
-    send: (message, relatedRequestId) => sent.push({ message, relatedRequestId }),
-    hostLacks: (callId, method) => lacked.push({ callId, method }),
+    withdraw: (key, reason, call) => withdrawn.push({ key, reason, call }),
+    lacks: (callId, method) => lacked.push({ callId, method }),
   };
 }

@@ -1,6 +1,6 @@
 /** @module Test double of GatewayHandle: scripted host sessions that answer initialize, echo tools, ask the host questions and hold calls. */
 
-import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink, ResponseCheck } from '../../../ports/host-contracts.js';
+import type { GatewayHandle, HealthReport, HostChannel, HostSession, ModernExchange, ModernRequestContext, ModernSink, Verdict } from '../../../ports/host-contracts.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../../protocol/jsonrpc.js';
 import { negotiateRevision } from '../../../protocol/revisions.js';
 import { createMcpHttpHandler } from '../mcp-handler.js';
@@ -10,16 +10,16 @@ import type { McpHttpHandler, McpHttpHandlerSettings } from '../mcp-handler.js';
  * Scripted tools (by `params.name` of tools/call):
  * - `echo`: a related `notifications/message`, then a result with `arguments.text`.
  * - `ask`: a related server-to-client `elicitation/create` (id `srv-<n>`); the host's answer is echoed back as the result
- *   (an invalid one, given to `admitAnswer`, ends the call at once with an isError result naming the refusal).
+ *   (an invalid one, refused by `receive`, ends the call at once with an isError result naming the refusal).
  * - `hold`: a related `notifications/progress` (progress 1); the result waits for `release(id)`.
  * Other methods: `ping` → `{}`, `initialize` → an InitializeResult; anything else → -32601.
  */
 export class FakeHostSession implements HostSession {
   readonly id: string;
   readonly channel: HostChannel;
-  /** Every message the edge handed to the gateway, in order. */
+  /** Every message the session took from the edge, in order (refused answers are not among them). */
   readonly received: JsonRpcMessage[] = [];
-  /** Invalid answers the edge handed to `admitAnswer` (each settled its question). */
+  /** Invalid answers the edge handed in and the session refused (each settled its question). */
   readonly admitted: JsonRpcResponse[] = [];
   protocolVersion: string | undefined;
   closed = false;
@@ -33,11 +33,11 @@ export class FakeHostSession implements HostSession {
     this.channel = channel;
   }
 
-  receive(message: JsonRpcMessage): void {
+  receive(message: JsonRpcMessage): Verdict {
+    if (!('method' in message)) return this.#onAnswer(message);
     this.received.push(message);
-    if (!('method' in message)) return this.#onResponse(message.id);
-    if (!('id' in message)) return;
-    this.#onRequest(message);
+    if ('id' in message) this.#onRequest(message);
+    return { ok: true };
   }
 
   expectsResponse(id: JsonRpcId): boolean {
@@ -45,16 +45,21 @@ export class FakeHostSession implements HostSession {
   }
 
   /** Unknown ids are refused; an answer whose result carries `invalid: true` stands for one that breaks its schema. */
-  checkResponse(message: JsonRpcResponse): ResponseCheck {
+  #check(message: JsonRpcResponse): Verdict {
     if (message.id === null || !this.#awaiting.has(message.id)) return { ok: false, kind: 'unknown', reason: `Unknown response id ${JSON.stringify(message.id)}` };
     if ('result' in message && message.result.invalid === true) return { ok: false, kind: 'invalid', reason: 'field "invalid": not allowed' };
     return { ok: true };
   }
 
-  /** As the real session: an invalid answer settles its question at once (the `ask` call ends with the refusal). */
-  admitAnswer(message: JsonRpcResponse): ResponseCheck {
-    const check = this.checkResponse(message);
-    if (check.ok || check.kind !== 'invalid' || message.id === null) return check;
+  /** As the real session: an answer is checked once; an invalid one settles its question at once (the `ask` call ends with the refusal). */
+  #onAnswer(message: JsonRpcResponse): Verdict {
+    const check = this.#check(message);
+    if (check.ok) {
+      this.received.push(message);
+      this.#onResponse(message.id);
+      return check;
+    }
+    if (check.kind !== 'invalid' || message.id === null) return check;
     this.admitted.push(message);
     const hostRequestId = this.#awaiting.get(message.id) as JsonRpcId;
     this.#awaiting.delete(message.id);

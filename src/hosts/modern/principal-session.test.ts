@@ -1,0 +1,69 @@
+/** @module A 2026-07-28 principal's session against the HostPort contract: questions join the round of their call, offered as input_required. */
+
+import { CountingIds } from '../../core/clock.js';
+import { hostPortContract } from '../../ports/testing/host-port-contract.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { LATEST_LEGACY_REVISION } from '../../protocol/revisions.js';
+import type { HostInit } from '../../router/call-host.js';
+import type { RoutedSession } from '../../router/routed-session.js';
+import { ModernCall } from './modern-call.js';
+import { PrincipalSession } from './principal-session.js';
+
+const CAPABILITIES = { elicitation: { form: {} }, roots: {} };
+
+/** The router's side, reduced to what the session reads of it: it takes the envelope's profile. */
+function routedStub(): RoutedSession {
+  const stub = {
+    id: 'principal-1',
+    closed: false,
+    profile: undefined as HostInit | undefined,
+    open(init: HostInit) {
+      stub.profile = init;
+    },
+  };
+  return stub as unknown as RoutedSession;
+}
+
+function modernHost() {
+  const outside: JsonRpcNotification[] = [];
+  const session = new PrincipalSession({
+    key: 'k',
+    principal: 'alice',
+    envelope: { protocolVersion: '2026-07-28', clientCapabilities: CAPABILITIES, clientInfo: { name: 'host', version: '1' } },
+    open: () => routedStub(),
+    takeRound: async () => undefined,
+    onBroadcast: (_from, message) => outside.push(message),
+    now: () => 0,
+    ids: new CountingIds(),
+  });
+  const sinks = new Map<JsonRpcId, { notes: JsonRpcNotification[]; responses: JsonRpcResponse[] }>();
+  let calls = 0;
+  return {
+    port: session,
+    declared: { protocolVersion: LATEST_LEGACY_REVISION, capabilities: CAPABILITIES },
+    openCall: () => {
+      const id = `m-${(calls += 1)}`;
+      const sink = { notes: [] as JsonRpcNotification[], responses: [] as JsonRpcResponse[] };
+      sinks.set(id, sink);
+      const call = new ModernCall({
+        internalId: id,
+        method: 'tools/call',
+        asks: true,
+        exchange: { hostId: id, sink: { notify: (m) => sink.notes.push(m), respond: (m) => sink.responses.push(m) }, wantsLogs: true, progressToken: 'p' },
+        owner: { settleMs: 0, park: () => ({ handle: 'handle', deadlineMs: 60_000 }), cancelUpstream: () => undefined, ended: () => undefined, finish: (_method, result) => result },
+      });
+      session.calls.set(id, call);
+      return id;
+    },
+    held: async (call: JsonRpcId) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const response = sinks.get(call)?.responses[0];
+      const requests = response && 'result' in response ? (response.result.inputRequests as Record<string, { method: string; params?: JsonObject }>) : {};
+      return new Map(Object.entries(requests));
+    },
+    notifiedOn: (call: JsonRpcId) => sinks.get(call)?.notes ?? [],
+    notifiedOutside: () => outside,
+  };
+}
+
+hostPortContract('2026-07-28 host', () => modernHost());
