@@ -152,30 +152,6 @@ export const LAYERS = [
 /** @type {Exception[]} Imports that point up today; each is removed by the step it names (core-review.md 7.3/7.4). */
 export const EXCEPTIONS = [
   {
-    from: 'src/edges/http/legacy-sse.test.ts',
-    to: ['src/app/gateway.ts'],
-    why: 'the legacy /sse edge is tested over a whole gateway in process',
-    removedBy: 'the host-port contract suite (issue 12, contract 4), which lets edge tests run against a host fake',
-  },
-  {
-    from: 'src/edges/http/session-caps.test.ts',
-    to: ['src/app/gateway.ts'],
-    why: 'the session caps are tested over a whole gateway in process (stand-ins and HTTP sessions share one count)',
-    removedBy: 'the host-port contract suite (issue 12, contract 4), which lets edge tests run against a host fake',
-  },
-  {
-    from: 'src/hosts/modern/testing/modern-doubles.ts',
-    to: ['src/app/gateway.ts'],
-    why: '2026-07-28 hosts are tested over a whole gateway in process (their test files reach it through these doubles)',
-    removedBy: 'the native modern host adapter (issue 12, contract 1) and its share of the host-port contract suite',
-  },
-  {
-    from: 'src/router/composites/composite-tools.test.ts',
-    to: ['src/app/gateway.ts'],
-    why: 'composite tools are tested over a whole gateway in process',
-    removedBy: 'the host-port contract suite (issue 12, contract 4)',
-  },
-  {
     from: 'src/questions/desk.test.ts',
     to: ['src/store/memory/memory-question-store.ts'],
     why: 'the desk is tested over the memory store (the store port is the contract both stores pass)',
@@ -186,12 +162,6 @@ export const EXCEPTIONS = [
     to: ['src/store/memory/memory-question-store.ts'],
     why: 'the desk is tested over the memory store (the store port is the contract both stores pass)',
     removedBy: 'a store fake in questions/testing/ once the shared database of issue 13 changes the store port',
-  },
-  {
-    from: 'src/questions/secret-answers.test.ts',
-    to: ['src/store/memory/memory-question-store.ts', 'src/store/sqlite/sqlite-question-store.ts'],
-    why: 'what the stores keep of a secret answer is tested from the desk, through both stores',
-    removedBy: 'moving the test to store/ beside the store contract suites',
   },
 ];
 

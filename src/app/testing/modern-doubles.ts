@@ -3,21 +3,21 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { fromBase64url, toBase64url } from '../../../bridge/base64url.js';
-import type { HandleKeyRing } from '../../../bridge/handle-keys.js';
-import { deriveHandleKey, handleKeyRing } from '../../../bridge/handle-keys.js';
-import type { UpstreamSpec } from '../../../config/types.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../../protocol/jsonrpc.js';
-import { isObject } from '../../../protocol/jsonrpc.js';
-import { parseRequestEnvelope } from '../../../protocol/request-envelope.js';
-import type { GatewayHandle, ModernExchange, ModernSink } from '../../../ports/host-contracts.js';
-import { createGateway } from '../../../app/gateway.js';
-import { silentLogger } from '../../../core/log.js';
-import type { FakeUpstream, ToolHandler } from '../../../upstream/testing/fake-upstream.js';
-import { fakeUpstreamFactory } from '../../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../../app/testing/gateway-doubles.js';
+import { fromBase64url, toBase64url } from '../../bridge/base64url.js';
+import type { HandleKeyRing } from '../../bridge/handle-keys.js';
+import { deriveHandleKey, handleKeyRing } from '../../bridge/handle-keys.js';
+import type { UpstreamSpec } from '../../config/types.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { isObject } from '../../protocol/jsonrpc.js';
+import { parseRequestEnvelope } from '../../protocol/request-envelope.js';
+import type { GatewayHandle, ModernExchange, ModernSink } from '../../ports/host-contracts.js';
+import { createGateway } from '../gateway.js';
+import { silentLogger } from '../../core/log.js';
+import type { FakeUpstream, ToolHandler } from '../../upstream/testing/fake-upstream.js';
+import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
+import { config, spec } from './gateway-doubles.js';
 
-/** The whole gateway the tests of 2026-07-28 hosts run against (the one import of app/ by them: see .dependency-cruiser.mjs). */
+/** The whole gateway the tests of 2026-07-28 hosts run against. */
 export { createGateway };
 
 const WAIT_MS = 3000;

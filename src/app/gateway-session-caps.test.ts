@@ -7,20 +7,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { HttpSettings } from '../../config/types.js';
-import { createGateway } from '../../app/gateway.js';
-import { silentLogger } from '../../core/log.js';
-import type { ToolHandler } from '../../upstream/testing/fake-upstream.js';
-import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../app/testing/gateway-doubles.js';
-import { createGatewayMetrics } from '../../observability/gateway-metrics.js';
-import { MetricsRegistry } from '../../observability/metrics.js';
-import { sampleValue } from '../../observability/testing/sample-value.js';
-import { eventually, within } from '../../core/testing/deadlines.js';
-import { createMcpHttpHandler } from './mcp-handler.js';
-import { BASE, initializeBody, mcpPost, readSse } from './testing/sse.js';
-import { noteRemoteAddress } from './modern-principal.js';
-import { testHttpSettings } from './testing/http-settings.js';
+import type { HttpSettings } from '../config/types.js';
+import { createGateway } from './gateway.js';
+import { silentLogger } from '../core/log.js';
+import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { config, spec } from './testing/gateway-doubles.js';
+import { createGatewayMetrics } from '../observability/gateway-metrics.js';
+import { MetricsRegistry } from '../observability/metrics.js';
+import { sampleValue } from '../observability/testing/sample-value.js';
+import { eventually, within } from '../core/testing/deadlines.js';
+import { createMcpHttpHandler } from '../edges/http/mcp-handler.js';
+import { BASE, initializeBody, mcpPost, readSse } from '../edges/http/testing/sse.js';
+import { noteRemoteAddress } from '../edges/http/modern-principal.js';
+import { testHttpSettings } from '../edges/http/testing/http-settings.js';
 
 async function setup(http: Partial<HttpSettings>, tools: Record<string, ToolHandler> = {}) {
   const up = fakeUpstreamFactory({ echo: () => ({ content: [{ type: 'text', text: 'echo' }] }), ...tools });

@@ -3,17 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionDesk } from '../../questions/desk.js';
-import type { CompositeDefinition } from '../../composite/definition.js';
-import { COMPOSITE_DEFAULTS } from '../../composite/definition.js';
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc.js';
-import { MemoryQuestionStore } from '../../store/memory/memory-question-store.js';
-import { createGateway } from '../../app/gateway.js';
-import { silentLogger } from '../../core/log.js';
-import { QuestionPolicy } from '../../questions/route-policy.js';
-import type { FakeUpstream, ToolHandler } from '../../upstream/testing/fake-upstream.js';
-import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
-import { config, connectHost, spec } from '../../app/testing/gateway-doubles.js';
+import { QuestionDesk } from '../questions/desk.js';
+import type { CompositeDefinition } from '../composite/definition.js';
+import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { createGateway } from './gateway.js';
+import { silentLogger } from '../core/log.js';
+import { QuestionPolicy } from '../questions/route-policy.js';
+import type { FakeUpstream, ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { config, connectHost, spec } from './testing/gateway-doubles.js';
 
 const LIMITS = { maxSteps: COMPOSITE_DEFAULTS.maxSteps, maxForEachItems: COMPOSITE_DEFAULTS.maxForEachItems, totalTimeoutMs: 10_000 };
 const TICKET = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };

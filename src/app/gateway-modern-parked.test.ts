@@ -3,15 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionDesk } from '../../questions/desk.js';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { isObject } from '../../protocol/jsonrpc.js';
-import { MemoryQuestionStore } from '../../store/memory/memory-question-store.js';
-import { silentLogger } from '../../core/log.js';
-import { QuestionPolicy } from '../../questions/route-policy.js';
-import type { ToolHandler } from '../../upstream/testing/fake-upstream.js';
-import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../app/testing/gateway-doubles.js';
+import { QuestionDesk } from '../questions/desk.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { silentLogger } from '../core/log.js';
+import { QuestionPolicy } from '../questions/route-policy.js';
+import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { config, spec } from './testing/gateway-doubles.js';
 import { RESTART, REGION, ACCEPT, keys, modern, serve, resultOf, errorOf, textOf, inputRequired, assertRejected, reseal, payloadOf, deferred, eventually, legacySetup, caller, callsOf, answersOf, cancellationsOf, restart, both, callRestart, createGateway } from './testing/modern-doubles.js';
 
 // ---- pair 4: a legacy upstream asks mid-call -------------------------------------------------------

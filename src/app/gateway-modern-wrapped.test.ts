@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { QuestionDesk } from '../../questions/desk.js';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { isObject } from '../../protocol/jsonrpc.js';
-import { MemoryQuestionStore } from '../../store/memory/memory-question-store.js';
-import { silentLogger } from '../../core/log.js';
-import { QuestionPolicy } from '../../questions/route-policy.js';
-import type { ModernHandler } from '../../upstream/testing/fake-modern-upstream.js';
-import { fakeModernFactory, textResult } from '../../upstream/testing/fake-modern-upstream.js';
-import type { FakeUpstream, ToolHandler } from '../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../app/testing/gateway-doubles.js';
+import { QuestionDesk } from '../questions/desk.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { silentLogger } from '../core/log.js';
+import { QuestionPolicy } from '../questions/route-policy.js';
+import type { ModernHandler } from '../upstream/testing/fake-modern-upstream.js';
+import { fakeModernFactory, textResult } from '../upstream/testing/fake-modern-upstream.js';
+import type { FakeUpstream, ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { config, spec } from './testing/gateway-doubles.js';
 import { RESTART, ACCEPT, keys, modern, serve, resultOf, errorOf, textOf, inputRequired, assertRejected, payloadOf, eventually, legacySetup, restart, callRestart, createGateway } from './testing/modern-doubles.js';
 
 // ---- pair 2: a modern upstream's input_required, its state wrapped ----------------------------------

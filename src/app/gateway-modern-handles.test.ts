@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { JsonObject, JsonRpcResponse } from '../../protocol/jsonrpc.js';
-import type { ToolHandler } from '../../upstream/testing/fake-upstream.js';
+import type { JsonObject, JsonRpcResponse } from '../protocol/jsonrpc.js';
+import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
 import { RESTART, REGION, ACCEPT, modern, serve, errorOf, textOf, inputRequired, assertRejected, reseal, payloadOf, flipAt, legacySetup, caller, answersOf, restart, callRestart, parked, resumesAfterwards } from './testing/modern-doubles.js';
 
 // ---- rejected handles: -32602, and nothing touched --------------------------------------------------

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createGateway } from '../../app/gateway.js';
-import { silentLogger } from '../../core/log.js';
-import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../app/testing/gateway-doubles.js';
-import { createMcpHttpHandler } from './mcp-handler.js';
-import { BASE, initializeBody, readSse } from './testing/sse.js';
-import { testHttpSettings } from './testing/http-settings.js';
+import { createGateway } from './gateway.js';
+import { silentLogger } from '../core/log.js';
+import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { config, spec } from './testing/gateway-doubles.js';
+import { createMcpHttpHandler } from '../edges/http/mcp-handler.js';
+import { BASE, initializeBody, readSse } from '../edges/http/testing/sse.js';
+import { testHttpSettings } from '../edges/http/testing/http-settings.js';
 
 test('a request that reuses the id of one in flight is refused with 400 -32600; the older call still gets its answer', async (t) => {
   let release: () => void = () => undefined;

@@ -13,12 +13,12 @@ import { silentLogger } from '../core/log.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
-import { QuestionDesk } from './desk.js';
-import type { OpenRequest } from './open-request.js';
-import { FakeAsker } from './testing/desk-fakes.js';
-import type { Outcome } from './settle-table.js';
-import type { QuestionStore } from './question-store.js';
-import type { QuestionRecord, RoutePolicy } from './question.js';
+import { QuestionDesk } from '../questions/desk.js';
+import type { OpenRequest } from '../questions/open-request.js';
+import { FakeAsker } from '../questions/testing/desk-fakes.js';
+import type { Outcome } from '../questions/settle-table.js';
+import type { QuestionStore } from '../questions/question-store.js';
+import type { QuestionRecord, RoutePolicy } from '../questions/question.js';
 
 const PASSWORD = 'hunter2-Zq9';
 const API_KEY = 'sk-live-K7w3';

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { isObject } from '../../protocol/jsonrpc.js';
-import { silentLogger } from '../../core/log.js';
-import type { ToolHandler } from '../../upstream/testing/fake-upstream.js';
-import { fakeUpstreamFactory } from '../../upstream/testing/fake-upstream.js';
-import { config, spec } from '../../app/testing/gateway-doubles.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import { silentLogger } from '../core/log.js';
+import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { config, spec } from './testing/gateway-doubles.js';
 import { ACCEPT, keys, modern, serve, resultOf, errorOf, textOf, inputRequired, deferred, eventually, legacySetup, caller, callsOf, restart, createGateway } from './testing/modern-doubles.js';
 
 // ---- server/discover, lists, plain calls, removed methods -------------------------------------------
