@@ -1,7 +1,7 @@
 /**
  * @module Counts what one elicitation round trip runs in src/ (functions called, calls, files): a 2025-06-18 host,
  * a per-session upstream that asks a two-field form, the host's answer. The measure of issue 12's "half the calls".
- * Run: `node --import tsx bench/trace-elicitation.ts` (prints JSON; `--files` lists the files with their call counts).
+ * Run: `node --import tsx bench/trace-elicitation.ts` (prints JSON; `--files` lists the files with their call counts, `--functions` the functions).
  */
 
 import { Session } from 'node:inspector/promises';
@@ -51,6 +51,7 @@ await inspector.post('Profiler.stopPreciseCoverage');
 inspector.disconnect();
 
 const files = new Map<string, number>();
+const perFunction: { name: string; file: string; count: number }[] = [];
 let functions = 0;
 let calls = 0;
 for (const script of result) {
@@ -59,11 +60,14 @@ for (const script of result) {
   const called = script.functions.filter((fn) => fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0).filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
   if (called.length === 0) continue;
   const count = called.reduce((sum, fn) => sum + (fn.ranges[0]?.count ?? 0), 0);
-  files.set(fileURLToPath(script.url).slice(fileURLToPath(SRC).length), count);
+  const file = fileURLToPath(script.url).slice(fileURLToPath(SRC).length);
+  files.set(file, count);
+  for (const fn of called) perFunction.push({ name: fn.functionName || '(anonymous)', file, count: fn.ranges[0]?.count ?? 0 });
   functions += called.length;
   calls += count;
 }
 const report = { path: '2025-06-18 host, per-session upstream, two-field form, host answers', calls, functions, files: files.size };
 console.log(JSON.stringify(report));
 if (process.argv.includes('--files')) for (const [file, count] of [...files].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(5)}  ${file}`);
+if (process.argv.includes('--functions')) for (const fn of perFunction.sort((a, b) => b.count - a.count)) console.log(`${String(fn.count).padStart(5)}  ${fn.file}  ${fn.name}`);
 await gateway.close();

@@ -20,6 +20,8 @@ export interface HostQuestion {
   key: string;
   method: string;
   params?: JsonObject;
+  /** More questions of the same round may follow right after (a legacy upstream's burst): a host that gathers rounds waits a moment. */
+  more?: boolean;
 }
 
 /** A 2026-07-28 upstream's `input_required` answer to a host's call, for a host that may take it as a round of its own. */

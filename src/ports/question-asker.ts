@@ -11,6 +11,11 @@ export interface QuestionAsker {
   readonly key: string;
   /** The revision the asker speaks (an answer is fitted to it). */
   readonly protocolVersion: string | undefined;
+  /**
+   * Whether the asker may send more questions of one round right after each other (a legacy upstream's concurrent
+   * requests mid-call): a host that gathers questions into rounds waits a moment for them. Absent: never.
+   */
+  readonly asksInBursts?: boolean;
   /** The answer; `answeredBy` says who gave it, in words (the host, the operator NAME, the gateway), when known. */
   respond(id: JsonRpcId, result: JsonObject, answeredBy?: string): void;
   respondError(id: JsonRpcId, error: ProtocolError): void;

@@ -19,7 +19,7 @@ import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
 import type { QuestionPlan } from '../translation/plan-question.js';
 import { planQuestion } from '../translation/plan-question.js';
 import type { Verdict } from '../ports/host-contracts.js';
-import type { HostPort } from '../ports/host-port.js';
+import type { HostPort, HostQuestion } from '../ports/host-port.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
 import type { Logger } from '../core/log.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
@@ -178,7 +178,9 @@ export class QuestionRelay {
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.#env.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);
     }
-    const refused = this.#host.ask(request.params === undefined ? { key: hostKey, method: request.method } : { key: hostKey, method: request.method, params }, route.relatedRequestId);
+    const question: HostQuestion = request.params === undefined ? { key: hostKey, method: request.method } : { key: hostKey, method: request.method, params };
+    if (upstream.asksInBursts) question.more = true;
+    const refused = this.#host.ask(question, route.relatedRequestId);
     // The host cannot be asked there: its refusal is its answer.
     if (refused) this.admitAnswer({ jsonrpc: '2.0', id: hostKey, error: refused });
   }

@@ -112,6 +112,10 @@ export class UpstreamSession {
    * session: every request carries the envelope, results carry `resultType`, nothing is asked back.
    */
   era: Era = 'legacy';
+  /** A legacy upstream may send several questions of one call at once (its requests are independent); a 2026-07-28 one asks in rounds. */
+  get asksInBursts(): boolean {
+    return this.era === 'legacy';
+  }
 
   #transport: Transport;
   #handlers: UpstreamHandlers;

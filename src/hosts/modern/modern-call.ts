@@ -27,8 +27,8 @@ export type CallOutcome = { result: JsonObject } | { error: JsonRpcErrorObject }
 /** What the call needs from its owner (modern-hosts.ts, for the principal's session). */
 export interface CallOwner {
   /**
-   * How long the gateway waits, after a question, for more questions of the same round; 0 (the default): until
-   * the end of the current turn of the event loop, so that what the upstream sent together is offered together.
+   * How long the gateway waits, after a question that says more may follow (a legacy upstream's burst), for more
+   * of the same round. A round of no such question is offered at the end of the event loop's turn.
    */
   settleMs: number;
   /** Seals the handle of a round: the call is parked under it until `deadlineMs`. */
@@ -52,6 +52,8 @@ export class ModernCall {
   /** Questions of the current round by key (the id the stand-in session gave them). */
   #round = new Map<string, InputRequest>();
   #settle: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Whether a question of the current round said more may follow (then the round waits `settleMs`). */
+  #gathering = false;
   #deadline: NodeJS.Timeout | undefined;
   /** How the call ended when it did while parked (an operator answered the last question). */
   #finished: CallOutcome | undefined;
@@ -87,6 +89,7 @@ export class ModernCall {
     const method = question.method as InputRequest['method'];
     const params = withoutEmptyMeta(question.params);
     this.#round.set(question.key, params === undefined ? { method } : { method, params });
+    if (question.more) this.#gathering = true;
     this.#scheduleOffer();
   }
 
@@ -175,24 +178,27 @@ export class ModernCall {
 
   #scheduleOffer(): void {
     this.#clearSettle();
-    if (this.#owner.settleMs > 0) {
-      this.#settle = setTimeout(() => this.#offer(), this.#owner.settleMs);
-      this.#settle.unref();
+    if (this.#gathering && this.#owner.settleMs > 0) {
+      const timer = setTimeout(() => this.#offer(), this.#owner.settleMs);
+      timer.unref();
+      this.#settle = timer;
     } else {
       this.#settle = setImmediate(() => this.#offer());
     }
   }
 
   #clearSettle(): void {
-    if (this.#settle === undefined) return;
-    if (this.#owner.settleMs > 0) clearTimeout(this.#settle as NodeJS.Timeout);
-    else clearImmediate(this.#settle as NodeJS.Immediate);
+    const settle = this.#settle;
+    if (settle === undefined) return;
     this.#settle = undefined;
+    if ('hasRef' in settle && 'refresh' in settle) clearTimeout(settle);
+    else clearImmediate(settle as NodeJS.Immediate);
   }
 
   /** Answers the attached host request with the round's questions and a handle, and parks the call. */
   #offer(): void {
     this.#settle = undefined;
+    this.#gathering = false;
     const exchange = this.#exchange;
     if (this.#ended || !exchange || this.#round.size === 0) return;
     const { handle: requestState, deadlineMs } = this.#owner.park(this);

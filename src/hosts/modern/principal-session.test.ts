@@ -1,6 +1,10 @@
 /** @module A 2026-07-28 principal's session against the HostPort contract: questions join the round of their call, offered as input_required. */
 
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
 import { CountingIds } from '../../core/clock.js';
+import { eventually } from '../../core/testing/deadlines.js';
 import { hostPortContract } from '../../ports/testing/host-port-contract.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import { LATEST_LEGACY_REVISION } from '../../protocol/revisions.js';
@@ -50,7 +54,7 @@ function modernHost() {
         method: 'tools/call',
         asks: true,
         exchange: { hostId: id, sink: { notify: (m) => sink.notes.push(m), respond: (m) => sink.responses.push(m) }, wantsLogs: true, progressToken: 'p' },
-        owner: { settleMs: 0, park: () => ({ handle: 'handle', deadlineMs: 60_000 }), cancelUpstream: () => undefined, ended: () => undefined, finish: (_method, result) => result },
+        owner: { settleMs: 30, park: () => ({ handle: 'handle', deadlineMs: 60_000 }), cancelUpstream: () => undefined, ended: () => undefined, finish: (_method, result) => result },
       });
       session.calls.set(id, call);
       return id;
@@ -67,3 +71,20 @@ function modernHost() {
 }
 
 hostPortContract('2026-07-28 host', () => modernHost());
+
+test('a round of questions that may be followed by more (a legacy upstream\'s burst) waits for them; any other is offered at the end of the turn', async () => {
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const host = modernHost();
+  const burst = host.openCall();
+  host.port.ask({ key: 'sb-1', method: 'roots/list', more: true }, burst);
+  await turn();
+  assert.deepEqual([...(await host.held(burst)).keys()], [], 'not offered at the end of the turn: more may follow');
+  host.port.ask({ key: 'sb-2', method: 'roots/list', more: true }, burst);
+  await eventually(async () => (await host.held(burst)).size > 0, 'the burst offered');
+  assert.deepEqual([...(await host.held(burst)).keys()], ['sb-1', 'sb-2'], 'one round for the burst');
+
+  const single = host.openCall();
+  host.port.ask({ key: 'sb-3', method: 'roots/list' }, single);
+  await turn();
+  assert.deepEqual([...(await host.held(single)).keys()], ['sb-3'], 'offered at once');
+});
