@@ -65,7 +65,7 @@ export const LAYERS = [
   },
   {
     layer: 'router',
-    rooms: [{ name: 'router', globs: ['src/router/**'], holds: 'the era-neutral hub: call routing (retry on an era change, progress, composites), the call registry, attribution, the notification fan-out, the question relay to the desk, the catalog, URL elicitations' }],
+    rooms: [{ name: 'router', globs: ['src/router/**'], holds: 'the era-neutral hub: each host\'s routed session, call routing (retry on an era change, progress, composites), the call registry, attribution, the notification fan-out, the question relay to the desk, the catalog, URL elicitations' }],
   },
   // The stores sit beside the router (7.3): they implement the questions' and composites' store ports.
   {
@@ -122,7 +122,7 @@ export const LAYERS = [
   },
   {
     layer: 'ports',
-    rooms: [{ name: 'ports', globs: ['src/ports/*'], holds: 'the contracts between layers: what the edges see of the gateway, what the desk needs of an asker, the session count', pure: true }],
+    rooms: [{ name: 'ports', globs: ['src/ports/*'], holds: 'the contracts between layers: the HostPort every host adapter implements (and its contract suite), what the edges see of the gateway, what the desk needs of an asker, the session count', pure: true }],
   },
   {
     layer: 'config',
