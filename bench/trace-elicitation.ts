@@ -57,7 +57,10 @@ let calls = 0;
 for (const script of result) {
   if (!script.url.startsWith(SRC) || script.url.includes('/testing/')) continue;
   // The first range of each function is its whole body; its count is how often it was called.
-  const called = script.functions.filter((fn) => fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0).filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
+  // `__name` is the helper tsx (esbuild) adds to keep the names of functions declared inside functions: not our code.
+  const called = script.functions
+    .filter((fn) => fn.functionName !== '__name' && (fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0))
+    .filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
   if (called.length === 0) continue;
   const count = called.reduce((sum, fn) => sum + (fn.ranges[0]?.count ?? 0), 0);
   const file = fileURLToPath(script.url).slice(fileURLToPath(SRC).length);

@@ -79,8 +79,8 @@ type Entry<H extends CallHost, U extends object> = { -readonly [K in keyof Call<
 
 export class CallRegistry<H extends CallHost, U extends object> {
   #clock: Clock;
-  /** By host session id, then host request key. */
-  #byHost = new Map<string, Map<string, Entry<H, U>>>();
+  /** By host session id, then host request id (a Map tells 1 from '1'). */
+  #byHost = new Map<string, Map<JsonRpcId, Entry<H, U>>>();
   /** By upstream session, then our id there, in the order the requests were sent. */
   #byUpstream = new Map<U, Map<number, Entry<H, U>>>();
   /** Which host session owns a per-session upstream session. */
@@ -105,9 +105,9 @@ export class CallRegistry<H extends CallHost, U extends object> {
     };
     let calls = this.#byHost.get(input.host.id);
     if (!calls) this.#byHost.set(input.host.id, (calls = new Map()));
-    const previous = calls.get(keyOf(input.requestId));
+    const previous = calls.get(input.requestId);
     if (previous) this.#unbind(previous);
-    calls.set(keyOf(input.requestId), entry);
+    calls.set(input.requestId, entry);
     return entry;
   }
 
@@ -127,7 +127,7 @@ export class CallRegistry<H extends CallHost, U extends object> {
 
   /** The call a host session has in flight under `requestId`. */
   get(host: CallHost, requestId: JsonRpcId): Call<H, U> | undefined {
-    return this.#byHost.get(host.id)?.get(keyOf(requestId));
+    return this.#byHost.get(host.id)?.get(requestId);
   }
 
   /** The call bound to `upstreamId` on `upstream` (with `host`: only a call of that host session). */
@@ -154,7 +154,7 @@ export class CallRegistry<H extends CallHost, U extends object> {
     const entry = this.#live(call);
     if (!entry) return undefined;
     const calls = this.#byHost.get(entry.host.id);
-    calls?.delete(keyOf(entry.requestId));
+    calls?.delete(entry.requestId);
     if (calls?.size === 0) this.#byHost.delete(entry.host.id);
     this.#unbind(entry);
     const rule = ENDS[why];
@@ -172,7 +172,7 @@ export class CallRegistry<H extends CallHost, U extends object> {
   }
 
   #live(call: Call<H, U>): Entry<H, U> | undefined {
-    const entry = this.#byHost.get(call.host.id)?.get(keyOf(call.requestId));
+    const entry = this.#byHost.get(call.host.id)?.get(call.requestId);
     return entry === call ? entry : undefined;
   }
 
@@ -182,8 +182,4 @@ export class CallRegistry<H extends CallHost, U extends object> {
     if (calls?.get(entry.upstreamId) === entry) calls.delete(entry.upstreamId);
     if (calls?.size === 0) this.#byUpstream.delete(entry.upstream);
   }
-}
-
-function keyOf(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
 }

@@ -61,12 +61,13 @@ export class RoutedSession {
   #router: CallRouter<RoutedSession>;
   #subscriptions = new Set<string>();
 
-  constructor(id: string, port: HostPort, env: RoutedSessionEnv, tasks?: SessionTasks) {
+  /** `port` reaches the host; an adapter whose port reads this session passes a function that builds it from the session. */
+  constructor(id: string, port: HostPort | ((session: RoutedSession) => HostPort), env: RoutedSessionEnv, tasks?: SessionTasks) {
     this.id = id;
-    this.port = port;
+    this.port = typeof port === 'function' ? port(this) : port;
     this.#env = env;
     this.#tasks = tasks;
-    this.#relay = new QuestionRelay(port, {
+    this.#relay = new QuestionRelay(this.port, {
       logger: env.logger,
       questions: env.questions,
       registerUrlElicitation: (upstreamKey, elicitationId, relatedRequestId) => env.urlElicitations.register(upstreamKey, elicitationId, this, relatedRequestId),
@@ -83,7 +84,7 @@ export class RoutedSession {
         notify: (message, streamId) => this.forward(message, streamId),
         taskCreated: (upstream, result) => this.#tasks?.created(upstream, result) ?? result,
         settleQuestions: (upstream, upstreamId) => this.#relay.settleCall(upstream, upstreamId),
-        ...(port.takeRound ? { takeRound: port.takeRound.bind(port) } : {}),
+        ...(this.port.takeRound ? { takeRound: this.port.takeRound.bind(this.port) } : {}),
       },
       env,
     );

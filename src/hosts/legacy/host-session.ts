@@ -60,22 +60,9 @@ export class GatewayHostSession implements HostSession {
     this.id = id;
     this.#channel = channel;
     this.#env = env;
-    const self = { routed: undefined as RoutedSession | undefined, initialized: () => this.#initialized };
-    const port = new RequestPort(
-      {
-        id,
-        get closed(): boolean {
-          return self.routed?.closed ?? false;
-        },
-        get initialized(): boolean {
-          return self.initialized();
-        },
-        profile: () => self.routed?.profile,
-      },
-      channel,
-    );
     const tasks = this.#tasks;
-    const routed: RoutedSession = new RoutedSession(id, port, env, {
+    const initialized = () => this.#initialized;
+    const routed = new RoutedSession(id, (session) => new RequestPort(session, channel, initialized), env, {
       takes: () => this.#takesTasks,
       created: (upstream, result) => tasks.createdToHost(upstream, result),
       shown: (upstream, params) => tasks.taskToHost(upstream, params),
@@ -83,7 +70,6 @@ export class GatewayHostSession implements HostSession {
       dropUpstream: (upstream) => tasks.dropUpstream(upstream),
     });
     this.routed = routed;
-    self.routed = routed;
     const send: TaskRequestContext['send'] = (request, upstream, params, timeoutMs) => routed.sendTo(request, upstream, params, timeoutMs);
     this.#taskContext = { tasks: this.#tasks, send, logger: env.logger, sessionId: id, pageSize: env.pageSize };
   }

@@ -9,8 +9,9 @@ const DECLARED = { protocolVersion: '2025-06-18', capabilities: { elicitation: {
 function legacyHost(reachable: boolean) {
   const sent: { message: JsonRpcMessage; related: JsonRpcId | undefined }[] = [];
   const port = new RequestPort(
-    { id: 's-1', closed: false, initialized: true, profile: () => DECLARED },
+    { id: 's-1', closed: false, profile: DECLARED },
     { send: (message, related) => sent.push({ message, related }), canReachOutsideCalls: () => reachable },
+    () => true,
   );
   let calls = 0;
   const notifications = (related: JsonRpcId | undefined) =>

@@ -9,27 +9,26 @@ import { GatewayError } from '../../protocol/gateway-errors.js';
 import type { HostChannel } from '../../ports/host-contracts.js';
 import type { HostPort, HostProfile, HostQuestion, QuestionDelivery } from '../../ports/host-port.js';
 
-/** What the port reads of its session. */
+/** What the port reads of the host's session: its id, whether it closed, what the host declared. */
 export interface RequestPortSession {
   readonly id: string;
   readonly closed: boolean;
-  /** Whether the host sent notifications/initialized (nothing but responses and questions reach it before). */
-  readonly initialized: boolean;
-  profile(): HostProfile | undefined;
+  readonly profile: HostProfile | undefined;
 }
 
 export class RequestPort implements HostPort {
   readonly delivery: QuestionDelivery = 'request';
+  readonly id: string;
   #session: RequestPortSession;
   #channel: HostChannel;
+  /** Whether the host sent notifications/initialized (nothing but responses and questions reach it before). */
+  #initialized: () => boolean;
 
-  constructor(session: RequestPortSession, channel: HostChannel) {
+  constructor(session: RequestPortSession, channel: HostChannel, initialized: () => boolean) {
+    this.id = session.id;
     this.#session = session;
     this.#channel = channel;
-  }
-
-  get id(): string {
-    return this.#session.id;
+    this.#initialized = initialized;
   }
 
   get closed(): boolean {
@@ -37,7 +36,7 @@ export class RequestPort implements HostPort {
   }
 
   profile(): HostProfile | undefined {
-    return this.#session.profile();
+    return this.#session.profile;
   }
 
   ask(question: HostQuestion, call: JsonRpcId | undefined): JsonRpcErrorObject | undefined {
@@ -54,7 +53,7 @@ export class RequestPort implements HostPort {
   }
 
   notify(message: JsonRpcNotification, call?: JsonRpcId): void {
-    if (this.#session.closed || !this.#session.initialized) return;
+    if (this.#session.closed || !this.#initialized()) return;
     this.#channel.send(message, call);
   }
 
