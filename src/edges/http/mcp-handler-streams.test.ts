@@ -79,7 +79,7 @@ describe('HTTP SSE streams', () => {
     assert.equal(reused.status, 200, 'an id is free again once its request is answered');
   });
 
-  it('refuses an answer the gateway finds invalid with 400 -32602 and hands it to admitAnswer, which settles it (issue 11 item 13); a second answer is unknown', async () => {
+  it('refuses an answer the gateway finds invalid with 400 -32602 and hands it in once: the session refuses it, and settles it (issue 11 item 13); a second answer is unknown', async () => {
     const { gateway, handle } = setup();
     const { headers } = await openTestSession(handle);
     const stream = readSse(await handle(mcpPost(call(3, 'ask'), headers)));
