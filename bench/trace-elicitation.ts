@@ -29,10 +29,11 @@ const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, op
 await gateway.ready;
 
 /** One call that elicits, answered by the host; the host session and its upstream session are already open. */
-async function roundTrip(host: Awaited<ReturnType<typeof connectHost>>): Promise<void> {
+async function roundTrip(host: Awaited<ReturnType<typeof connectHost>>, asked_?: () => Promise<void>): Promise<void> {
   const before = host.sent.length;
   const call = host.request('tools/call', { name: 'restart', arguments: {} });
   const asked = await host.waitFor((s) => host.sent.indexOf(s) >= before && 'method' in s.message && s.message.method === 'elicitation/create');
+  await asked_?.();
   host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
   await call;
 }
@@ -45,32 +46,54 @@ inspector.connect();
 await inspector.post('Profiler.enable');
 await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 await inspector.post('Profiler.takePreciseCoverage'); // resets the counters
-await roundTrip(host);
-const { result } = await inspector.post('Profiler.takePreciseCoverage');
+type Coverage = Awaited<ReturnType<typeof takeCoverage>>;
+async function takeCoverage() {
+  return (await inspector.post('Profiler.takePreciseCoverage')).result; // and resets the counters
+}
+// Phase 1: the call goes out and the question reaches the host; phase 2: the answer goes up and the result comes back.
+let asking: Coverage = [];
+await roundTrip(host, async () => {
+  asking = await takeCoverage();
+});
+const answering = await takeCoverage();
 await inspector.post('Profiler.stopPreciseCoverage');
 inspector.disconnect();
 
 const files = new Map<string, number>();
-const perFunction: { name: string; file: string; count: number }[] = [];
+const perFunction = new Map<string, { name: string; file: string; count: number }>();
 let functions = 0;
 let calls = 0;
-for (const script of result) {
-  if (!script.url.startsWith(SRC) || script.url.includes('/testing/')) continue;
-  // The first range of each function is its whole body; its count is how often it was called.
-  // `__name` is the helper tsx (esbuild) adds to keep the names of functions declared inside functions: not our code.
-  const called = script.functions
-    .filter((fn) => fn.functionName !== '__name' && (fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0))
-    .filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
-  if (called.length === 0) continue;
-  const count = called.reduce((sum, fn) => sum + (fn.ranges[0]?.count ?? 0), 0);
-  const file = fileURLToPath(script.url).slice(fileURLToPath(SRC).length);
-  files.set(file, count);
-  for (const fn of called) perFunction.push({ name: fn.functionName || '(anonymous)', file, count: fn.ranges[0]?.count ?? 0 });
-  functions += called.length;
-  calls += count;
+const phases: { calls: number; files: number }[] = [];
+for (const result of [asking, answering]) {
+  const phase = { calls: 0, files: 0 };
+  for (const script of result) {
+    if (!script.url.startsWith(SRC) || script.url.includes('/testing/')) continue;
+    // The first range of each function is its whole body; its count is how often it was called.
+    // `__name` is the helper tsx (esbuild) adds to keep the names of functions declared inside functions: not our code.
+    const called = script.functions
+      .filter((fn) => fn.functionName !== '__name' && (fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0))
+      .filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
+    if (called.length === 0) continue;
+    const count = called.reduce((sum, fn) => sum + (fn.ranges[0]?.count ?? 0), 0);
+    const file = fileURLToPath(script.url).slice(fileURLToPath(SRC).length);
+    files.set(file, (files.get(file) ?? 0) + count);
+    phase.calls += count;
+    phase.files += 1;
+    for (const fn of called) {
+      const key = `${file}:${fn.ranges[0]?.startOffset ?? 0}`;
+      const known = perFunction.get(key);
+      if (known) known.count += fn.ranges[0]?.count ?? 0;
+      else {
+        functions += 1;
+        perFunction.set(key, { name: fn.functionName || '(anonymous)', file, count: fn.ranges[0]?.count ?? 0 });
+      }
+    }
+    calls += count;
+  }
+  phases.push(phase);
 }
-const report = { path: '2025-06-18 host, per-session upstream, two-field form, host answers', calls, functions, files: files.size };
+const report = { path: '2025-06-18 host, per-session upstream, two-field form, host answers', calls, functions, files: files.size, phases };
 console.log(JSON.stringify(report));
 if (process.argv.includes('--files')) for (const [file, count] of [...files].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(5)}  ${file}`);
-if (process.argv.includes('--functions')) for (const fn of perFunction.sort((a, b) => b.count - a.count)) console.log(`${String(fn.count).padStart(5)}  ${fn.file}  ${fn.name}`);
+if (process.argv.includes('--functions')) for (const fn of [...perFunction.values()].sort((a, b) => b.count - a.count)) console.log(`${String(fn.count).padStart(5)}  ${fn.file}  ${fn.name}`);
 await gateway.close();
