@@ -68,7 +68,7 @@ export interface GatewayOptions {
 
 class Gateway implements GatewayHandle {
   readonly ready: Promise<void>;
-  /** Host sessions of the HTTP edge and the stand-ins, counted together under the config's caps. */
+  /** Host sessions of the HTTP edge and the 2026-07-28 principal sessions (stand-ins), counted together under the config's caps. */
   readonly sessionLimits: SessionLimits;
   /** Every upstream's first probe, each for at most its connect timeout: hosts' initialize (and server/discover) wait for it. */
   #probed: Promise<void>;

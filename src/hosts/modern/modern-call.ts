@@ -49,7 +49,7 @@ export class ModernCall {
   readonly asks: boolean;
   #owner: CallOwner;
   #exchange: Exchange | undefined;
-  /** Questions of the current round by key (the id the stand-in session gave them). */
+  /** Questions of the current round by key (the key the desk gave them). */
   #round = new Map<string, InputRequest>();
   #settle: NodeJS.Timeout | NodeJS.Immediate | undefined;
   /** Whether a question of the current round said more may follow (then the round waits `settleMs`). */
