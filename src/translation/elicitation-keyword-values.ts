@@ -15,7 +15,7 @@
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { sharedSchemaValidator } from './ajv-validator.js';
-import type { SchemaIssue, ValueCheck } from './schema-validator.js';
+import type { ValueCheck } from './schema-validator.js';
 import { pointerSegments } from './schema-validator.js';
 
 /** Keywords that reference, compose or nest schemas (all but `anyOf` are refused inside a multi-select's `items`). */
@@ -121,39 +121,34 @@ const KINDS: Readonly<Record<string, Kind>> = {
 
 const checks = new Map<string, ValueCheck>();
 
-function checkOf(kindName: string, kind: Kind): ValueCheck {
-  let check = checks.get(kindName);
-  if (check === undefined) {
-    const compiled = sharedSchemaValidator().compile(kind.schema);
-    // The schemas above are constants: one that does not compile is a bug here, not a property's fault.
-    if (!compiled.ok) throw new Error(`elicitation-keyword-values: the ${kindName} schema does not compile: ${compiled.reason}`);
-    check = compiled.check;
-    checks.set(kindName, check);
-  }
-  return check;
+function compileKind(kindName: string, kind: Kind): ValueCheck {
+  const compiled = sharedSchemaValidator().compile(kind.schema);
+  // The schemas above are constants: one that does not compile is a bug here, not a property's fault.
+  if (!compiled.ok) throw new Error(`elicitation-keyword-values: the ${kindName} schema does not compile: ${compiled.reason}`);
+  checks.set(kindName, compiled.check);
+  return compiled.check;
 }
 
-function ruleKey(issue: SchemaIssue): string {
-  return pointerSegments(issue.instancePath)[0] ?? `#${issue.keyword}`;
-}
+/** Where the enumNames rule sits in the string rules: the length rule below ranks with it. */
+const ENUM_NAMES_RANK = KINDS.string?.rules.findIndex(([, reason]) => reason === ENUM_NAMES) ?? -1;
 
 /** Why the keywords of a `type` property (string, number, integer, boolean or array) hold values they may not, or undefined. */
 export function keywordValueProblem(type: string, property: JsonObject): string | undefined {
   const kindName = type === 'integer' ? 'number' : type;
   const kind = KINDS[kindName];
   if (kind === undefined) return undefined;
-  const checked = checkOf(kindName, kind)(property);
+  const checked = (checks.get(kindName) ?? compileKind(kindName, kind))(property);
   let first = kind.rules.length;
   if (!checked.ok) {
     for (const issue of checked.issues) {
-      const key = ruleKey(issue);
-      const index = kind.rules.findIndex(([ruleName]) => ruleName === key);
-      if (index >= 0 && index < first) first = index;
+      const key = pointerSegments(issue.instancePath)[0] ?? `#${issue.keyword}`;
+      for (let index = 0; index < first; index += 1) {
+        if (kind.rules[index]?.[0] === key) first = index;
+      }
     }
   }
   // The length rule sits with the other enumNames rule; it applies once enum and enumNames are well-formed lists.
-  const enumNamesAt = kind.rules.findIndex(([, reason]) => reason === ENUM_NAMES);
-  if (enumNamesAt >= 0 && first > enumNamesAt && Array.isArray(property.enumNames) && Array.isArray(property.enum) && property.enumNames.length !== property.enum.length) {
+  if (kindName === 'string' && first > ENUM_NAMES_RANK && Array.isArray(property.enumNames) && Array.isArray(property.enum) && property.enumNames.length !== property.enum.length) {
     return ENUM_NAMES;
   }
   return kind.rules[first]?.[1];
