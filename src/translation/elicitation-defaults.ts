@@ -15,13 +15,17 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { validateElicitAnswer } from './elicitation-answer.js';
 
-/** The properties whose `default` is in the upstream's schema but not in the schema the host was sent, with that default. */
-export function hiddenDefaults(upstreamSchema: unknown, sentSchema: unknown): JsonObject {
+/**
+ * The properties whose `default` is in the upstream's schema but not in the schema the host was sent, with that default;
+ * those named in `answered` (the host gave them a value) are left out.
+ */
+export function hiddenDefaults(upstreamSchema: unknown, sentSchema: unknown, answered: JsonObject = {}): JsonObject {
   const upstream = isObject(upstreamSchema) && isObject(upstreamSchema.properties) ? upstreamSchema.properties : {};
-  const sent = isObject(sentSchema) && isObject(sentSchema.properties) ? sentSchema.properties : {};
+  let sent: JsonObject | undefined;
   const out: JsonObject = {};
   for (const [name, property] of Object.entries(upstream)) {
-    if (!isObject(property) || !Object.hasOwn(property, 'default')) continue;
+    if (Object.hasOwn(answered, name) || !isObject(property) || !Object.hasOwn(property, 'default')) continue;
+    sent ??= isObject(sentSchema) && isObject(sentSchema.properties) ? sentSchema.properties : {};
     const seen = Object.hasOwn(sent, name) ? sent[name] : undefined;
     if (isObject(seen) && Object.hasOwn(seen, 'default')) continue;
     if (!validateElicitAnswer({ action: 'accept', content: { [name]: property.default } }, { type: 'object', properties: { [name]: property } }).ok) continue;
@@ -40,7 +44,7 @@ export function fillHiddenDefaults(result: JsonObject, upstreamSchema: unknown, 
   if (result.action !== 'accept') return result;
   if (result.content !== undefined && !isObject(result.content)) return result;
   const given = result.content ?? {};
-  const missing = Object.entries(hiddenDefaults(upstreamSchema, sentSchema)).filter(([name]) => !Object.hasOwn(given, name));
+  const missing = Object.entries(hiddenDefaults(upstreamSchema, sentSchema, given));
   if (missing.length === 0) return result;
   const content: JsonObject = {};
   for (const [name, value] of Object.entries(given)) putKey(content, name, value);

@@ -16,12 +16,12 @@
  * The shape rules (flat, which keywords each type may use) are written here: they are MCP's, not
  * JSON Schema's. What each keyword holds is checked by JSON Schemas through the validator port
  * (elicitation-keyword-values.ts), and last the form answers will be checked with must compile
- * (elicitation-answer-form.ts); a schema that fails either is refused, never thrown on.
+ * (elicitation-answer.ts); a schema that fails either is refused, never thrown on.
  */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { answerFormOf } from './elicitation-answer-form.js';
+import { answerFormOf } from './elicitation-answer.js';
 import { keywordValueProblem, STRUCTURAL } from './elicitation-keyword-values.js';
 
 /** What is wrong and where: `path` is e.g. `requestedSchema.properties.address`. */

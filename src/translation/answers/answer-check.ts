@@ -4,8 +4,8 @@
  */
 
 import type { JsonObject, JsonRpcResponse } from '../../protocol/jsonrpc.js';
-import { isErrorResponse, isObject } from '../../protocol/jsonrpc.js';
-import { validateElicitAnswer } from '../elicitation-answer.js';
+import { isObject } from '../../protocol/jsonrpc.js';
+import { sameAnswerForm, validateElicitAnswer } from '../elicitation-answer.js';
 import { fillHiddenDefaults } from '../elicitation-defaults.js';
 import { checkAnswerLimits } from '../elicitation-limits.js';
 import { fitSamplingResult } from '../sampling-content.js';
@@ -44,21 +44,25 @@ export type OperatorAnswerCheck = { ok: true; answer: QuestionAnswer } | ({ ok: 
  * (and every answer of a host that was sent the upstream's schema as is) goes through untouched.
  */
 export function checkHostAnswer(asked: AskedSchemas, message: JsonRpcResponse): HostAnswerCheck {
-  if (isErrorResponse(message)) return { ok: true, result: undefined };
-  if (asked.requestedSchema === undefined) return { ok: true, result: message.result };
-  const limit = checkAnswerLimits(message.result);
+  if ('error' in message) return { ok: true, result: undefined };
+  const { requestedSchema, upstreamSchema } = asked;
+  const result = message.result;
+  if (requestedSchema === undefined) return { ok: true, result };
+  const limit = checkAnswerLimits(result);
   if (limit) return { ok: false, reason: `Invalid answer: ${limit}`, field: 'content' };
-  const verdict = validateElicitAnswer(message.result, asked.requestedSchema);
+  const verdict = validateElicitAnswer(result, requestedSchema, { limitsChecked: true });
   if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}`, ...fieldOf(verdict) };
-  if (asked.upstreamSchema === undefined) return { ok: true, result: message.result };
-  const filled = fillHiddenDefaults(message.result, asked.upstreamSchema, asked.requestedSchema);
-  const upstreamVerdict = validateElicitAnswer(filled, asked.upstreamSchema);
+  if (upstreamSchema === undefined) return { ok: true, result };
+  const filled = fillHiddenDefaults(result, upstreamSchema, requestedSchema);
+  // The very answer just checked, against a schema with the same answer form: the verdict would be the same.
+  if (filled === result && sameAnswerForm(requestedSchema, upstreamSchema)) return { ok: true, result };
+  const upstreamVerdict = validateElicitAnswer(filled, upstreamSchema);
   return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}`, ...fieldOf(upstreamVerdict) };
 }
 
 /** A host's (checked) answer in the desk's terms, for the record: an error response is a decline. */
 export function hostAnswerOf(method: string, message: JsonRpcResponse, checked: JsonObject | undefined): QuestionAnswer {
-  if (isErrorResponse(message)) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
+  if ('error' in message) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
   const result = checked ?? message.result;
   if (method === 'elicitation/create') {
     const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
