@@ -67,12 +67,15 @@ export function checkRequestedSchema(params: JsonObject): SchemaProblem | undefi
   const properties = schema.properties;
   if (properties === undefined) return { path: 'requestedSchema.properties', reason: 'is missing' };
   if (!isObject(properties)) return { path: 'requestedSchema.properties', reason: 'must be an object mapping names to property schemas' };
-  if (schema.required !== undefined) {
-    if (!Array.isArray(schema.required) || !schema.required.every((name) => typeof name === 'string')) {
-      return { path: 'requestedSchema.required', reason: 'must be an array of property names' };
+  const required = schema.required;
+  if (required !== undefined) {
+    if (!Array.isArray(required)) return { path: 'requestedSchema.required', reason: 'must be an array of property names' };
+    for (const name of required) {
+      if (typeof name !== 'string') return { path: 'requestedSchema.required', reason: 'must be an array of property names' };
     }
-    const unknown = schema.required.find((name) => !Object.hasOwn(properties, name));
-    if (unknown !== undefined) return { path: 'requestedSchema.required', reason: `names ${JSON.stringify(unknown)}, which is not a property` };
+    for (const name of required as string[]) {
+      if (!Object.hasOwn(properties, name)) return { path: 'requestedSchema.required', reason: `names ${JSON.stringify(name)}, which is not a property` };
+    }
   }
   for (const [name, property] of Object.entries(properties)) {
     const reason = propertyProblem(property);
