@@ -82,36 +82,44 @@ function allowedValues(schema: JsonObject, listKey: 'oneOf' | 'anyOf'): JsonObje
   return strings.size > 0 ? { enum: [...strings] } : { not: {} };
 }
 
-/** `target` with those of `keys` that `schema` sets to a count (`counts`: a non-negative integer) or else to a finite number. */
-function withBounds(target: JsonObject, schema: JsonObject, keys: readonly string[], counts: boolean): JsonObject {
-  for (const key of keys) {
-    const value = schema[key];
-    if (typeof value === 'number' && (counts ? Number.isInteger(value) && value >= 0 : Number.isFinite(value))) target[key] = value;
-  }
-  return target;
-}
+/** The bounds each type carries over: counts (non-negative integers) for lengths and item counts, finite numbers for values. */
+const BOUNDS: Readonly<Record<string, { readonly keys: readonly [string, string]; readonly counts: boolean }>> = {
+  string: { keys: ['minLength', 'maxLength'], counts: true },
+  number: { keys: ['minimum', 'maximum'], counts: false },
+  integer: { keys: ['minimum', 'maximum'], counts: false },
+  array: { keys: ['minItems', 'maxItems'], counts: true },
+};
 
 /** The answer schema of one property, or why no value can answer it. */
 function answerProperty(schema: unknown): JsonObject | string {
   if (!isObject(schema)) return 'the requested schema for it is not an object';
+  let out: JsonObject;
   switch (schema.type) {
-    case 'string': {
-      const out: JsonObject = schema.enum === undefined && schema.oneOf === undefined ? { type: 'string' } : { type: 'string', ...allowedValues(schema, 'oneOf') };
+    case 'string':
+      out = schema.enum === undefined && schema.oneOf === undefined ? { type: 'string' } : { type: 'string', ...allowedValues(schema, 'oneOf') };
       if (typeof schema.format === 'string' && FORMATS.has(schema.format)) out.format = schema.format;
-      return withBounds(out, schema, ['minLength', 'maxLength'], true);
-    }
+      break;
     case 'number':
     case 'integer':
-      return withBounds({ type: schema.type }, schema, ['minimum', 'maximum'], false);
     case 'boolean':
-      return { type: 'boolean' };
+      out = { type: schema.type };
+      break;
     case 'array': {
       const items = isObject(schema.items) && (schema.items.enum !== undefined || schema.items.anyOf !== undefined) ? { type: 'string', ...allowedValues(schema.items, 'anyOf') } : { type: 'string' };
-      return withBounds({ type: 'array', items }, schema, ['minItems', 'maxItems'], true);
+      out = { type: 'array', items };
+      break;
     }
     default:
       return `the requested schema has an unsupported type ${JSON.stringify(schema.type) ?? 'undefined'}`;
   }
+  const bounds = BOUNDS[schema.type];
+  if (bounds !== undefined) {
+    for (const key of bounds.keys) {
+      const value = schema[key];
+      if (typeof value === 'number' && (bounds.counts ? Number.isInteger(value) && value >= 0 : Number.isFinite(value))) out[key] = value;
+    }
+  }
+  return out;
 }
 
 function formPlan(requestedSchema: JsonObject & { properties: JsonObject }): FormPlan {
