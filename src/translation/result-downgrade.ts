@@ -116,7 +116,7 @@ export function downgradeResult(method: string, result: JsonObject, hostRevision
   const kind = RESULTS[method];
   if (kind === undefined) return cloneJson(result) as JsonObject;
   const out = pick(result, kind, hostRevision);
-  if (method === 'tools/call' && !revisionAtLeast(hostRevision, R25_06) && result.structuredContent !== undefined) {
+  if (method === 'tools/call' && result.structuredContent !== undefined && !revisionAtLeast(hostRevision, R25_06)) {
     out.content = appendStructuredText(out.content, result.structuredContent);
   }
   return out;
