@@ -18,6 +18,13 @@ import { MemoryQuestionStore } from '../src/store/memory/memory-question-store.j
 const SRC = new URL('../src/', import.meta.url).href;
 const FORM = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
 
+// Coverage is on before the warm-up: V8 sets up a function's call counter lazily unless precise coverage is on, and an
+// arrow first compiled without one (the callback of an `every`, say) was never counted afterwards (7 calls were missed).
+const inspector = new Session();
+inspector.connect();
+await inspector.post('Profiler.enable');
+await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+
 const up = fakeUpstreamFactory({
   restart: async (_call, server) => {
     const answer = await server.ask('elicitation/create', { message: 'Restart?', requestedSchema: FORM });
@@ -41,10 +48,6 @@ async function roundTrip(host: Awaited<ReturnType<typeof connectHost>>, asked_?:
 const host = await connectHost(gateway, { elicitation: {} }, '2025-06-18');
 await roundTrip(host); // warm-up: the upstream session opens, modules load, caches fill
 
-const inspector = new Session();
-inspector.connect();
-await inspector.post('Profiler.enable');
-await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 await inspector.post('Profiler.takePreciseCoverage'); // resets the counters
 type Coverage = Awaited<ReturnType<typeof takeCoverage>>;
 async function takeCoverage() {

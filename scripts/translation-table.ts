@@ -8,7 +8,7 @@
 
 import type { JsonObject } from '../src/protocol/jsonrpc.js';
 import { isObject } from '../src/protocol/jsonrpc.js';
-import { fillHiddenDefaults } from '../src/translation/elicitation-defaults.js';
+import { fillHiddenDefaults } from '../src/translation/answers/answer-check.js';
 import { ELICITATION_LIMITS } from '../src/translation/elicitation-limits.js';
 import type { HostProfile, QuestionPlan } from '../src/translation/plan-question.js';
 import { planQuestion } from '../src/translation/plan-question.js';

@@ -6,10 +6,12 @@ import { isObject } from './jsonrpc.js';
 /** What is kept (stored, audited, served) instead of a secret value. */
 export const REDACTED_VALUE = '[redacted]';
 
-/** Why a requested-schema property holds a secret, or undefined when it does not. */
-export function secretPropertyKind(property: JsonObject): 'format password' | 'writeOnly' | undefined {
-  if (property.format === 'password') return 'format password';
-  return property.writeOnly === true ? 'writeOnly' : undefined;
+/** Why a requested-schema property holds a secret, or undefined when it does not (or is not a schema object). */
+export function secretPropertyKind(property: unknown): 'format password' | 'writeOnly' | undefined {
+  if (typeof property !== 'object' || property === null) return undefined;
+  const { format, writeOnly } = property as JsonObject;
+  if (format === 'password') return 'format password';
+  return writeOnly === true ? 'writeOnly' : undefined;
 }
 
 /**
@@ -20,9 +22,11 @@ export function secretPropertyKind(property: JsonObject): 'format password' | 'w
 export function contentAtRest(params: JsonObject, content: JsonObject): JsonObject {
   const schema = isObject(params.requestedSchema) ? params.requestedSchema : undefined;
   const properties = schema && isObject(schema.properties) ? schema.properties : {};
-  const secret = (name: string): boolean => {
-    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    return params.mode === 'url' || (isObject(property) && secretPropertyKind(property) !== undefined);
-  };
-  return Object.fromEntries(Object.entries(content).map(([name, value]) => [name, secret(name) ? REDACTED_VALUE : value]));
+  const urlMode = params.mode === 'url';
+  const kept: [string, unknown][] = [];
+  for (const [name, value] of Object.entries(content)) {
+    const secret = urlMode || secretPropertyKind(Object.hasOwn(properties, name) ? properties[name] : undefined) !== undefined;
+    kept.push([name, secret ? REDACTED_VALUE : value]);
+  }
+  return Object.fromEntries(kept);
 }

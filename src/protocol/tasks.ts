@@ -57,8 +57,9 @@ export function createdTaskId(result: JsonObject): string | undefined {
 
 /** The task id of `_meta[related-task]` on params or a result, if any. */
 export function relatedTaskId(value: JsonObject | undefined): string | undefined {
-  const meta = isObject(value?._meta) ? value._meta : undefined;
-  const related = meta ? meta[RELATED_TASK_META] : undefined;
+  const meta = value?._meta;
+  if (!isObject(meta)) return undefined;
+  const related = meta[RELATED_TASK_META];
   return isObject(related) && typeof related.taskId === 'string' ? related.taskId : undefined;
 }
 

@@ -2,7 +2,7 @@
 
 import type { QuestionFilter, QuestionMethod, QuestionRecord, QuestionState } from '../questions/question.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { isAnswererKind, isQuestionMethod, isQuestionState } from './domain-values.js';
+import { isAnswererKind, isQuestionMethod, isQuestionState } from './record-rules.js';
 import { QuestionStoreError } from './store-error.js';
 import { normalizeBound } from './timestamps.js';
 

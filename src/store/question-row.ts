@@ -3,8 +3,7 @@
 import type { Answerer, QuestionAnswer, QuestionOrigin, QuestionRecord } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { isAudience, isQuestionMethod, isQuestionState, isRoutePolicy } from './domain-values.js';
-import { answererProblem, answerProblem, orderedRecord, originProblem, shown } from './record-rules.js';
+import { answererProblem, answerProblem, isAudience, isQuestionMethod, isQuestionState, isRoutePolicy, orderedRecord, originProblem, shown } from './record-rules.js';
 import type { QuestionStoreErrorCode } from './store-error.js';
 import { QuestionStoreError } from './store-error.js';
 import { isCanonicalTimestamp } from './timestamps.js';

@@ -1,10 +1,57 @@
-/** @module What a question record's JSON fields and a transition must hold, and the one key order of a record, applied alike by every store. */
+/**
+ * @module What every store checks alike before it keeps a question: the desk's closed vocabularies, a record's JSON fields
+ * (origin, answer, answerer), a transition; and the one key order of a record.
+ */
 
-import type { QuestionRecord, Transition } from '../questions/question.js';
+import type { Answerer, Audience, QuestionAnswer, QuestionMethod, QuestionRecord, QuestionState, RoutePolicy, Transition } from '../questions/question.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
-import { isAnswerAction, isAnswererKind, isQuestionState } from './domain-values.js';
 import { QuestionStoreError } from './store-error.js';
+
+// The closed vocabularies at run time. Each record must name every member of its type and nothing else, so a new member
+// fails to compile here.
+const methods: Record<QuestionMethod, true> = { 'elicitation/create': true, 'sampling/createMessage': true, 'roots/list': true };
+const states: Record<QuestionState, true> = {
+  pending: true,
+  delivered: true,
+  answered: true,
+  declined: true,
+  cancelled: true,
+  expired: true,
+  abandoned: true,
+};
+const routes: Record<RoutePolicy, true> = { host: true, 'host-then-operator': true, operator: true, both: true };
+const audiences: Record<Audience, true> = { host: true, operator: true, both: true, none: true };
+const actions: Record<QuestionAnswer['action'], true> = { accept: true, decline: true, cancel: true };
+const answererKinds: Record<Answerer['kind'], true> = { host: true, operator: true, gateway: true };
+
+function member<T extends string>(set: Record<T, true>) {
+  return (value: unknown): value is T => typeof value === 'string' && Object.hasOwn(set, value);
+}
+
+export const isQuestionMethod = member(methods);
+export const isQuestionState = member(states);
+export const isRoutePolicy = member(routes);
+export const isAudience = member(audiences);
+export const isAnswerAction = member(actions);
+export const isAnswererKind = member(answererKinds);
+
+/** The record fields that hold a word of a closed vocabulary, in the order they are checked, with what a wrong word is not. */
+const CLOSED_FIELDS = [
+  ['method', methods, 'a question method'],
+  ['state', states, 'a question state'],
+  ['route', routes, 'a route policy'],
+  ['audience', audiences, 'an audience'],
+] as const;
+
+/** The first of a record's method, state, route and audience that is not a word of its vocabulary, and why; or undefined. */
+export function closedFieldProblem(record: Readonly<Record<(typeof CLOSED_FIELDS)[number][0], unknown>>): { field: string; problem: string } | undefined {
+  for (const [field, words, what] of CLOSED_FIELDS) {
+    const value = record[field];
+    if (typeof value !== 'string' || !Object.hasOwn(words, value)) return { field, problem: `is not ${what}: ${shown(value)}` };
+  }
+  return undefined;
+}
 
 const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision'] as const;
 

@@ -24,7 +24,7 @@ import addFormats from 'ajv-formats';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { CompiledSchema, JsonSchemaValidator, SchemaCheck, SchemaIssue } from './schema-validator.js';
-import { valid } from './schema-validator.js';
+import { VALID } from './schema-validator.js';
 
 export const DEFAULT_SCHEMA_CACHE_SIZE = 512;
 
@@ -63,7 +63,7 @@ function toIssue(error: ErrorObject): SchemaIssue {
 }
 
 function checkWith(validate: ValidateFunction): (value: unknown) => SchemaCheck {
-  return (value) => (validate(value) ? valid() : { ok: false, issues: (validate.errors ?? []).map(toIssue) });
+  return (value) => (validate(value) ? VALID : { ok: false, issues: (validate.errors ?? []).map(toIssue) });
 }
 
 interface Entry {

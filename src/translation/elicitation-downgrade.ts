@@ -7,7 +7,7 @@
  */
 
 import { LocalError } from '../core/errors/local.js';
-import { cloneJson, putKey } from '../protocol/json-clone.js';
+import { cloneJson } from '../protocol/json-clone.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
@@ -55,31 +55,33 @@ function downgradeTo20250618(params: JsonObject, host: string): JsonObject {
   if (mode === 'url') throw new Unsendable(`URL-mode elicitation cannot be sent to ${host} hosts (it needs ${ELICITATION_RICH_REVISION} or later)`);
   if (mode !== undefined && mode !== 'form') throw new Unsendable(`elicitation mode ${JSON.stringify(mode)} is unknown to ${host} hosts`);
 
-  const out: JsonObject = {};
+  const out: [string, unknown][] = [];
+  let schema: JsonObject | undefined;
   for (const [key, value] of Object.entries(params)) {
     if (DROPPED_PARAMS_KEYS.has(key)) continue;
-    putKey(out, key, key === 'requestedSchema' ? downgradeRequestedSchema(value, host) : cloneJson(value));
+    if (key === 'requestedSchema') out.push([key, (schema = downgradeRequestedSchema(value, host))]);
+    else out.push([key, cloneJson(value)]);
   }
-  if (!('requestedSchema' in out)) throw new Unsendable(`a form elicitation without requestedSchema cannot be sent to ${host} hosts`);
-  return out;
+  if (schema === undefined) throw new Unsendable(`a form elicitation without requestedSchema cannot be sent to ${host} hosts`);
+  return Object.fromEntries(out) as JsonObject;
 }
 
 function downgradeRequestedSchema(value: unknown, host: string): JsonObject {
   if (!isObject(value)) throw new Unsendable('requestedSchema is not an object');
   const properties = value.properties;
   if (!isObject(properties)) throw new Unsendable('requestedSchema.properties is not an object');
-  const out: JsonObject = {};
+  const out: [string, unknown][] = [];
   for (const [key, child] of Object.entries(value)) {
     if (key === '$schema') continue;
     if (key === 'properties') {
-      const converted: JsonObject = {};
-      for (const [name, property] of Object.entries(properties)) putKey(converted, name, downgradeProperty(name, property, host));
-      out.properties = converted;
+      const converted: [string, JsonObject][] = [];
+      for (const [name, property] of Object.entries(properties)) converted.push([name, downgradeProperty(name, property, host)]);
+      out.push([key, Object.fromEntries(converted)]);
     } else {
-      putKey(out, key, cloneJson(child));
+      out.push([key, cloneJson(child)]);
     }
   }
-  return out;
+  return Object.fromEntries(out) as JsonObject;
 }
 
 function downgradeProperty(name: string, property: unknown, host: string): JsonObject {
@@ -98,20 +100,24 @@ function downgradeProperty(name: string, property: unknown, host: string): JsonO
     throw new Unsendable(`${label} has type ${JSON.stringify(type)}, which ${host} hosts cannot receive`);
   }
 
-  const keepDefault = type === 'boolean';
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(property)) {
-    if (key === 'default' && !keepDefault) continue;
-    if (key === 'oneOf' && type === 'string') {
-      if ('enum' in property || 'enumNames' in property) throw new Unsendable(`${label} has both oneOf and enum, which is ambiguous`);
-      const { values, titles } = titledOptions(label, value);
-      out.enum = values;
-      out.enumNames = titles;
-      continue;
-    }
-    putKey(out, key, cloneJson(value));
+  // A copy without `default` (2025-06-18 defines it on booleans only), a titled `oneOf` in `enum`/`enumNames` form.
+  if (type !== 'string' || !('oneOf' in property)) {
+    const out = cloneJson(property) as JsonObject;
+    if (type !== 'boolean') delete out.default;
+    return out;
   }
-  return out;
+  if ('enum' in property || 'enumNames' in property) throw new Unsendable(`${label} has both oneOf and enum, which is ambiguous`);
+  const out: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(property)) {
+    if (key === 'default') continue;
+    if (key === 'oneOf') {
+      const { values, titles } = titledOptions(label, value);
+      out.push(['enum', values], ['enumNames', titles]);
+    } else {
+      out.push([key, cloneJson(value)]);
+    }
+  }
+  return Object.fromEntries(out) as JsonObject;
 }
 
 /** Splits a titled single-select `oneOf` into aligned `enum` / `enumNames` arrays. */

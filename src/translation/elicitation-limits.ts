@@ -50,11 +50,6 @@ export function jsonByteLength(value: unknown): number | undefined {
   }
 }
 
-/** UTF-8 takes at most three bytes per UTF-16 code unit: a text this short is within `maxBytes` without encoding it. */
-function surelyWithin(text: string, maxBytes: number): boolean {
-  return text.length * 3 <= maxBytes;
-}
-
 function checkLimits(name: string, value: unknown, maxBytes: number, maxDepth: number): string | undefined {
   // Depth first: it is bounded and cycle-safe, and it guards JSON.stringify below.
   if (exceedsDepth(value, maxDepth)) return `${name} is nested deeper than the ${maxDepth}-level limit`;
@@ -64,7 +59,8 @@ function checkLimits(name: string, value: unknown, maxBytes: number, maxDepth: n
   } catch {
     return `${name} is not serializable as JSON`;
   }
-  if (text === undefined || surelyWithin(text, maxBytes)) return undefined;
+  // UTF-8 takes at most three bytes per UTF-16 code unit: a text this short is within `maxBytes` without encoding it.
+  if (text === undefined || text.length * 3 <= maxBytes) return undefined;
   const bytes = UTF8.encode(text).length;
   if (bytes > maxBytes) return `${name} is ${bytes} bytes, over the ${maxBytes}-byte limit`;
   return undefined;

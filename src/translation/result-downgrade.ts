@@ -7,7 +7,7 @@
  * Content blocks the host cannot represent become text blocks. See mcp-revisions.md §1 and §10.4.
  */
 
-import { cloneJson, putKey } from '../protocol/json-clone.js';
+import { cloneJson } from '../protocol/json-clone.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
@@ -116,7 +116,7 @@ export function downgradeResult(method: string, result: JsonObject, hostRevision
   const kind = RESULTS[method];
   if (kind === undefined) return cloneJson(result) as JsonObject;
   const out = pick(result, kind, hostRevision);
-  if (method === 'tools/call' && !revisionAtLeast(hostRevision, R25_06) && result.structuredContent !== undefined) {
+  if (method === 'tools/call' && result.structuredContent !== undefined && !revisionAtLeast(hostRevision, R25_06)) {
     out.content = appendStructuredText(out.content, result.structuredContent);
   }
   return out;
@@ -145,7 +145,7 @@ function downgradeBlock(block: unknown, rev: string): unknown {
   if (!isObject(block)) return cloneJson(block);
   const type = typeof block.type === 'string' ? block.type : '';
   const kind = CONTENT[type];
-  if (kind !== undefined && revisionAtLeast(rev, kind.since)) return pick(block, kind, rev);
+  if (kind !== undefined && rev >= kind.since) return pick(block, kind, rev);
   const note: JsonObject = { type: 'text', text: describeUnsupported(block, type, rev) };
   if (block.annotations !== undefined) note.annotations = block.annotations;
   return pick(note, TEXT_BLOCK, rev);
@@ -162,16 +162,20 @@ function describeUnsupported(block: JsonObject, type: string, rev: string): stri
   return `[${type === '' ? 'untyped' : type} content${mime} omitted: not supported by ${rev} hosts]`;
 }
 
-/** A new object with only the fields `rev` defines for `kind`; children rebuilt, other values deep-copied. */
+/**
+ * A new object with only the fields `rev` defines for `kind`; children rebuilt, other values deep-copied (a scalar
+ * is its own copy). Revisions are dates, so `rev < since` is "not yet defined" ({@link revisionAtLeast}).
+ */
 function pick(source: JsonObject, kind: Kind, rev: string): JsonObject {
-  const out: JsonObject = {};
+  const out: [string, unknown][] = [];
   for (const [key, value] of Object.entries(source)) {
     const since = Object.hasOwn(kind.fields, key) ? kind.fields[key] : undefined;
-    if (since === undefined || !revisionAtLeast(rev, since)) continue;
+    if (since === undefined || rev < since) continue;
     const child = kind.children !== undefined && Object.hasOwn(kind.children, key) ? kind.children[key] : undefined;
-    putKey(out, key, child !== undefined ? child(value, rev) : cloneJson(value));
+    if (child !== undefined) out.push([key, child(value, rev)]);
+    else out.push([key, typeof value === 'object' && value !== null ? cloneJson(value) : value]);
   }
-  return out;
+  return Object.fromEntries(out) as JsonObject;
 }
 
 function pickChild(kind: Kind): Child {
@@ -179,5 +183,11 @@ function pickChild(kind: Kind): Child {
 }
 
 function eachChild(child: Child): Child {
-  return (value, rev) => (Array.isArray(value) ? value.map((item) => child(item, rev)) : cloneJson(value));
+  return (value, rev) => {
+    if (!Array.isArray(value)) return cloneJson(value);
+    // As `map` would, but without a callback per item: holes stay holes.
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i += 1) if (i in value) out[i] = child(value[i], rev);
+    return out;
+  };
 }

@@ -32,12 +32,8 @@ export interface JsonSchemaValidator {
   compile(schema: Readonly<Record<string, unknown>> | boolean): CompiledSchema;
 }
 
-const VALID: SchemaCheck = Object.freeze({ ok: true });
-
 /** The shared `{ok: true}` (checks return it rather than allocate one per call). */
-export function valid(): SchemaCheck {
-  return VALID;
-}
+export const VALID: SchemaCheck = Object.freeze({ ok: true });
 
 /** The unescaped reference tokens of a JSON Pointer (RFC 6901): `/a~1b/0` gives `["a/b", "0"]`, `''` gives `[]`. */
 export function pointerSegments(pointer: string): string[] {

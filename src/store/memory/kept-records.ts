@@ -5,8 +5,7 @@ import { SETTLED_STATES } from '../../questions/question.js';
 import type { AuditLine } from '../../questions/question-store.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
-import { isAudience, isQuestionMethod, isQuestionState, isRoutePolicy } from '../domain-values.js';
-import { answererProblem, answerProblem, orderedRecord, originProblem, shown } from '../record-rules.js';
+import { answererProblem, answerProblem, closedFieldProblem, isAudience, orderedRecord, originProblem, shown } from '../record-rules.js';
 import { QuestionStoreError } from '../store-error.js';
 import { isCanonicalTimestamp } from '../timestamps.js';
 
@@ -34,7 +33,9 @@ function jsonObjects(fields: JsonFields, questionId: string, required: readonly 
   for (const [field, value] of Object.entries(fields) as [keyof JsonFields, unknown][]) {
     const copy = copies[field];
     if (value !== undefined && copy === undefined) refuse(questionId, field, 'is not JSON');
-    if (copy === undefined ? required.includes(field) : !isObject(copy)) refuse(questionId, field, `must be a JSON object, found ${shown(copy)}`);
+    // A copy is JSON.parse's: a JSON object is what is neither null, a scalar nor an array.
+    const object = typeof copy === 'object' && copy !== null && !Array.isArray(copy);
+    if (copy === undefined ? required.includes(field) : !object) refuse(questionId, field, `must be a JSON object, found ${shown(copy)}`);
   }
   return copies as Partial<Record<keyof JsonFields, JsonObject>>;
 }
@@ -70,10 +71,8 @@ export function keptQuestion(record: QuestionRecord): QuestionRecord {
   if (!isObject(record)) throw new QuestionStoreError('invalid-record', 'a question must be an object');
   const id: unknown = record.id;
   if (typeof id !== 'string' || id.length === 0) refuse(String(id), 'id', `must be a non-empty string, found ${shown(id)}`);
-  if (!isQuestionMethod(record.method)) refuse(id, 'method', `is not a question method: ${shown(record.method)}`);
-  if (!isQuestionState(record.state)) refuse(id, 'state', `is not a question state: ${shown(record.state)}`);
-  if (!isRoutePolicy(record.route)) refuse(id, 'route', `is not a route policy: ${shown(record.route)}`);
-  if (!isAudience(record.audience)) refuse(id, 'audience', `is not an audience: ${shown(record.audience)}`);
+  const closed = closedFieldProblem(record);
+  if (closed !== undefined) refuse(id, closed.field, closed.problem);
   if (record.audienceReason !== undefined && typeof record.audienceReason !== 'string') {
     refuse(id, 'audienceReason', `must be a string or absent, found ${shown(record.audienceReason)}`);
   }

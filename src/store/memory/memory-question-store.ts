@@ -53,7 +53,7 @@ export class MemoryQuestionStore implements QuestionStore {
   constructor(options: MemoryQuestionStoreOptions = {}) {
     this.db = options.database ?? createMemoryQuestionDatabase();
     this.owner = options.owner;
-    this.now = options.now ?? (() => systemClock.date());
+    this.now = options.now ?? systemClock.date;
   }
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {

@@ -34,7 +34,7 @@ export class MemoryRunStore implements RunStore {
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.db = options.database ?? createMemoryRunDatabase();
-    this.now = options.now ?? (() => systemClock.date());
+    this.now = options.now ?? systemClock.date;
   }
 
   async create(run: RunRecord): Promise<void> {

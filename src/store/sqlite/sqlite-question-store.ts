@@ -75,7 +75,7 @@ export async function openSqliteQuestionStore(options: SqliteQuestionStoreOption
     db.close();
     throw error;
   }
-  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? (() => systemClock.date()), latestVersion());
+  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? systemClock.date, latestVersion());
 }
 
 export class SqliteQuestionStore implements QuestionStore {

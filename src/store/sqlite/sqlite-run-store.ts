@@ -44,7 +44,7 @@ export class SqliteRunStore implements RunStore {
     this.db = db;
     this.path = options.path;
     this.isClosed = options.isClosed;
-    this.now = options.now ?? (() => systemClock.date());
+    this.now = options.now ?? systemClock.date;
     const updated = RUN_COLUMNS.filter((column) => column !== 'id');
     this.statements = {
       insert: db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`),

@@ -1,12 +1,13 @@
 /**
  * @module The one answer check: a host's answer against what the host was asked (limits, the schema it was sent,
- * the upstream's own when downgraded), an operator's against what the upstream asked; and an answer in the desk's terms.
+ * the upstream's own when downgraded, with the defaults it never saw filled in), an operator's against what the upstream
+ * asked; and an answer in the desk's terms.
  */
 
+import { cloneJson, putKey } from '../../protocol/json-clone.js';
 import type { JsonObject, JsonRpcResponse } from '../../protocol/jsonrpc.js';
-import { isErrorResponse, isObject } from '../../protocol/jsonrpc.js';
-import { validateElicitAnswer } from '../elicitation-answer.js';
-import { fillHiddenDefaults } from '../elicitation-defaults.js';
+import { isObject } from '../../protocol/jsonrpc.js';
+import { sameAnswerForm, validateElicitAnswer } from '../elicitation-answer.js';
 import { checkAnswerLimits } from '../elicitation-limits.js';
 import { fitSamplingResult } from '../sampling-content.js';
 
@@ -44,21 +45,25 @@ export type OperatorAnswerCheck = { ok: true; answer: QuestionAnswer } | ({ ok: 
  * (and every answer of a host that was sent the upstream's schema as is) goes through untouched.
  */
 export function checkHostAnswer(asked: AskedSchemas, message: JsonRpcResponse): HostAnswerCheck {
-  if (isErrorResponse(message)) return { ok: true, result: undefined };
-  if (asked.requestedSchema === undefined) return { ok: true, result: message.result };
-  const limit = checkAnswerLimits(message.result);
+  if ('error' in message) return { ok: true, result: undefined };
+  const { requestedSchema, upstreamSchema } = asked;
+  const result = message.result;
+  if (requestedSchema === undefined) return { ok: true, result };
+  const limit = checkAnswerLimits(result);
   if (limit) return { ok: false, reason: `Invalid answer: ${limit}`, field: 'content' };
-  const verdict = validateElicitAnswer(message.result, asked.requestedSchema);
+  const verdict = validateElicitAnswer(result, requestedSchema, { limitsChecked: true });
   if (!verdict.ok) return { ok: false, reason: `Invalid answer: ${verdict.reason}`, ...fieldOf(verdict) };
-  if (asked.upstreamSchema === undefined) return { ok: true, result: message.result };
-  const filled = fillHiddenDefaults(message.result, asked.upstreamSchema, asked.requestedSchema);
-  const upstreamVerdict = validateElicitAnswer(filled, asked.upstreamSchema);
+  if (upstreamSchema === undefined) return { ok: true, result };
+  const filled = fillHiddenDefaults(result, upstreamSchema, requestedSchema);
+  // The very answer just checked, against a schema with the same answer form: the verdict would be the same.
+  if (filled === result && sameAnswerForm(requestedSchema, upstreamSchema)) return { ok: true, result };
+  const upstreamVerdict = validateElicitAnswer(filled, upstreamSchema);
   return upstreamVerdict.ok ? { ok: true, result: filled } : { ok: false, reason: `Invalid answer for the upstream's own schema: ${upstreamVerdict.reason}`, ...fieldOf(upstreamVerdict) };
 }
 
 /** A host's (checked) answer in the desk's terms, for the record: an error response is a decline. */
 export function hostAnswerOf(method: string, message: JsonRpcResponse, checked: JsonObject | undefined): QuestionAnswer {
-  if (isErrorResponse(message)) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
+  if ('error' in message) return { action: 'decline', result: { error: message.error as unknown as JsonObject } };
   const result = checked ?? message.result;
   if (method === 'elicitation/create') {
     const action = result.action === 'accept' || result.action === 'decline' ? result.action : 'cancel';
@@ -103,4 +108,54 @@ export function checkOperatorAnswer(method: string, params: JsonObject, upstream
 
 function fieldOf(verdict: { field?: string }): { field?: string } {
   return verdict.field === undefined ? {} : { field: verdict.field };
+}
+
+/*
+ * The defaults a downgraded host never saw, filled into its accepted answer (SEP-1034). A 2025-06-18 host is sent the
+ * upstream's form without `default` on anything but booleans (mcp-revisions.md §3.3, §10.4). A 2025-11-25 host would
+ * have pre-filled those defaults, so an upstream that declared one may rely on getting a value. When the older host
+ * accepts and leaves such a property out, the upstream's default is put in its place. Only defaults the host was *not*
+ * sent are filled (a boolean default it saw and left out stays left out), only on `accept`, and only a default that is
+ * itself valid for its property (an upstream's bad default is not forced on anyone). Never used for a host that
+ * received the upstream's schema as is.
+ */
+
+/**
+ * The properties whose `default` is in the upstream's schema but not in the schema the host was sent, with that default;
+ * those named in `answered` (the host gave them a value) are left out.
+ */
+export function hiddenDefaults(upstreamSchema: unknown, sentSchema: unknown, answered: JsonObject = {}): JsonObject {
+  const upstream = isObject(upstreamSchema) && isObject(upstreamSchema.properties) ? upstreamSchema.properties : {};
+  let sent: JsonObject | undefined;
+  const out: JsonObject = {};
+  for (const [name, property] of Object.entries(upstream)) {
+    if (Object.hasOwn(answered, name) || !isObject(property) || !Object.hasOwn(property, 'default')) continue;
+    sent ??= isObject(sentSchema) && isObject(sentSchema.properties) ? sentSchema.properties : {};
+    const seen = Object.hasOwn(sent, name) ? sent[name] : undefined;
+    if (isObject(seen) && Object.hasOwn(seen, 'default')) continue;
+    if (!validateElicitAnswer({ action: 'accept', content: { [name]: property.default } }, { type: 'object', properties: { [name]: property } }).ok) continue;
+    putKey(out, name, property.default);
+  }
+  return out;
+}
+
+/**
+ * `result` with every hidden default filled in where an `accept` answer omits the property. Returns
+ * `result` itself when there is nothing to fill (any other action, no hidden defaults, nothing
+ * omitted, or a `content` that is not an object, which the answer check refuses anyway); otherwise a
+ * copy whose `content` gains the defaults after the host's own values. Never mutates its arguments.
+ */
+export function fillHiddenDefaults(result: JsonObject, upstreamSchema: unknown, sentSchema: unknown): JsonObject {
+  if (result.action !== 'accept') return result;
+  if (result.content !== undefined && !isObject(result.content)) return result;
+  const given = result.content ?? {};
+  const missing = Object.entries(hiddenDefaults(upstreamSchema, sentSchema, given));
+  if (missing.length === 0) return result;
+  const content: JsonObject = {};
+  for (const [name, value] of Object.entries(given)) putKey(content, name, value);
+  for (const [name, value] of missing) putKey(content, name, cloneJson(value));
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(result)) putKey(out, key, key === 'content' ? content : value);
+  if (!Object.hasOwn(out, 'content')) putKey(out, 'content', content);
+  return out;
 }

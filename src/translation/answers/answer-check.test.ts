@@ -1,11 +1,11 @@
-/** @module Tests of filling the upstream's defaults a downgraded host never saw into its accepted answer. */
+/** @module Tests of the answer check's filling of the upstream's defaults a downgraded host never saw into its accepted answer. */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import { fillHiddenDefaults, hiddenDefaults } from './elicitation-defaults.js';
-import { translateElicitation } from './elicitation-downgrade.js';
+import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { translateElicitation } from '../elicitation-downgrade.js';
+import { fillHiddenDefaults, hiddenDefaults } from './answer-check.js';
 
 /** What an upstream speaking 2025-11-25 asks: a default on every kind of property, one property without. */
 const upstreamSchema = {
