@@ -16,15 +16,14 @@ export function act(question: HeldQuestion, outcome: Outcome, settlement: Settle
   if (effects.tellHost && question.hostKey !== undefined && host && !host.closed) {
     host.withdraw(question.hostKey, effects.tellHost(outcome), question.relatedRequestId);
   }
-  const reply = replyOf(question, outcome, settlement, logger);
+  const reply = replyOf(question, outcome, effects, settlement, logger);
   if (!reply || !question.asker || question.upstreamId === undefined) return;
   if ('error' in reply) question.asker.respondError(question.upstreamId, reply.error);
   else question.asker.respond(question.upstreamId, reply.result, reply.answeredBy);
 }
 
 /** What the asker gets, as the row's `upstream` says. */
-function replyOf(question: HeldQuestion, outcome: Outcome, settlement: Settlement, logger: Logger): UpstreamReply | undefined {
-  const effects = effectsOf(outcome);
+function replyOf(question: HeldQuestion, outcome: Outcome, effects: ReturnType<typeof effectsOf>, settlement: Settlement, logger: Logger): UpstreamReply | undefined {
   switch (effects.upstream) {
     case 'host-answer':
       return outcome.kind === 'host-answer' ? hostReply(question.method, question.asker?.protocolVersion, outcome.message, outcome.checked) : undefined;

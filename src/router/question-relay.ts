@@ -16,7 +16,8 @@ import { hostVerdict } from '../questions/host-answers.js';
 import type { HostProfile, QuestionRoute } from '../questions/question-route.js';
 import { hostLacksCapability } from '../questions/upstream-reply.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
-import type { QuestionPlan } from '../translation/plan-question.js';
+import type { HostProfile as PlanProfile, QuestionPlan } from '../translation/plan-question.js';
+import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { planQuestion } from '../translation/plan-question.js';
 import type { Verdict } from '../ports/host-contracts.js';
 import type { HostPort, HostQuestion } from '../ports/host-port.js';
@@ -52,6 +53,7 @@ export class QuestionRelay {
   #desk: QuestionDesk;
   /** This session's place at the desk: the keys its host knows questions by, and every question that came through it. */
   #seat: HostSeat;
+  #planned: { profile: HostProfile; plan: PlanProfile } | undefined;
 
   constructor(host: HostPort, env: RelayEnv) {
     this.#host = host;
@@ -100,7 +102,7 @@ export class QuestionRelay {
       upstream.respondError(request.id, new GatewayError('GW_ERR_SESSION_CLOSED', `Cannot relay ${request.method}: the host session is closed`).toProtocolError());
       return;
     }
-    const plan = planQuestion(request.method, request.params ?? {}, { revision: profile.protocolVersion, capabilities: profile.capabilities });
+    const plan = planQuestion(request.method, request.params ?? {}, this.#planFor(profile));
     if (!isQuestionMethod(request.method)) {
       // ping, or a method no revision lets an upstream ask: relayed or refused at once, nothing to record.
       if (plan.kind === 'relay') this.#relayUnrecorded(upstream, request, route, plan);
@@ -114,6 +116,15 @@ export class QuestionRelay {
       return;
     }
     void this.#open(upstream, request, request.method, route, plan, profile);
+  }
+
+  /** The host as questions are planned for it; what it can be relayed is worked out once per profile (it never changes). */
+  #planFor(profile: HostProfile): PlanProfile {
+    if (this.#planned?.profile !== profile) {
+      const { protocolVersion: revision, capabilities } = profile;
+      this.#planned = { profile, plan: { revision, capabilities, relayable: upstreamClientCapabilities(capabilities, revision) } };
+    }
+    return this.#planned.plan;
   }
 
   async #open(upstream: QuestionAsker, request: JsonRpcRequest, method: QuestionMethod, route: QuestionRoute, plan: QuestionPlan, profile: HostProfile): Promise<void> {

@@ -217,7 +217,7 @@ export class RoutedSession {
 
   /** A question an upstream asked during (or outside) one of this host's calls, to the desk through the relay. */
   deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
-    this.#relay.deliverQuestion(upstream, this.#tasks ? this.#tasks.questionToHost(upstream, request) : request, route);
+    this.#relay.deliverQuestion(upstream, this.#tasks?.takes() ? this.#tasks.questionToHost(upstream, request) : request, route);
   }
 
   callsWithOpenQuestions(upstream: QuestionAsker): Set<number> {

@@ -18,6 +18,8 @@ export interface HostProfile {
   revision: string;
   /** The capabilities the host declared at initialize. */
   capabilities: JsonObject;
+  /** What of them can be relayed (`upstreamClientCapabilities`), when the caller keeps it: computed here otherwise. */
+  relayable?: JsonObject;
 }
 
 export type QuestionPlan =
@@ -40,7 +42,7 @@ function elicitationHostCannot(why: string): QuestionPlan {
 }
 
 export function planQuestion(method: string, params: JsonObject, host: HostProfile): QuestionPlan {
-  const effective = upstreamClientCapabilities(host.capabilities, host.revision);
+  const effective = host.relayable ?? upstreamClientCapabilities(host.capabilities, host.revision);
   switch (method) {
     case 'ping':
       return { kind: 'relay', params };
