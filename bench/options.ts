@@ -18,6 +18,8 @@ export interface BenchOptions {
   idleSessions: number;
   /** Target names to run (empty = all). */
   targets: string[];
+  /** Another built checkout of Switchboard, benched beside this one in the same run (its per-session and shared targets). */
+  baseline: string | undefined;
   /** Time limit of one measured loop, one idle phase, in milliseconds. */
   phaseTimeoutMs: number;
   startTimeoutMs: number;
@@ -44,6 +46,7 @@ export const USAGE = [
   '  --quick                 small counts for a smoke test',
   '  --write                 also write the results into docs/benchmarks.md',
   '  --targets LIST          comma-separated target names (env BENCH_TARGETS); default: all',
+  '  --baseline DIR          also bench the Switchboard checkout in DIR (built: dist/), side by side (env BENCH_BASELINE)',
   ...Object.values(NUMERIC).map(([flag, env, full, quick]) => `  ${`${flag} N`.padEnd(24)}env ${env}; default ${full}, quick ${quick}`),
 ].join('\n');
 
@@ -60,7 +63,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     const arg = argv[i] as string;
     const [name, inline] = arg.split('=', 2) as [string, string | undefined];
     if (name === '--quick' || name === '--write' || name === '--help') switches.add(name);
-    else if (name === '--targets' || Object.values(NUMERIC).some(([flag]) => flag === name)) {
+    else if (name === '--targets' || name === '--baseline' || Object.values(NUMERIC).some(([flag]) => flag === name)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${name} needs a value`);
       flags.set(name, value);
@@ -77,5 +80,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  return { help: switches.has('--help'), quick, write: switches.has('--write'), targets, ...numbers };
+  const baseline = flags.get('--baseline') ?? env.BENCH_BASELINE;
+  return { help: switches.has('--help'), quick, write: switches.has('--write'), targets, baseline: baseline === '' ? undefined : baseline, ...numbers };
 }

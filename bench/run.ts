@@ -12,7 +12,7 @@ import { memAvailableBytes, processTree, treeCpuMicros } from './proc-tree.js';
 import { startTarget, type RunningTarget } from './spawn-target.js';
 import { emptyPhaseLog, summarize, type PhaseLog } from './summary.js';
 import { renderReport, type TargetReport } from './table.js';
-import { TARGETS, type TargetContext, type TargetDefinition } from './targets.js';
+import { switchboard, TARGETS, type TargetContext, type TargetDefinition } from './targets.js';
 import { writeResults } from './write-doc.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -30,11 +30,12 @@ function slug(name: string): string {
 }
 
 function selectTargets(options: BenchOptions): TargetDefinition[] {
-  if (options.targets.length === 0) return TARGETS;
+  const all = options.baseline === undefined ? TARGETS : [...TARGETS, switchboard('per-session', resolve(options.baseline)), switchboard('shared', resolve(options.baseline))];
+  if (options.targets.length === 0) return all;
   const wanted = new Set(options.targets.map(slug));
-  const unknown = [...wanted].filter((name) => !TARGETS.some((target) => slug(target.name) === name));
-  if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(', ')}; known: ${TARGETS.map((t) => slug(t.name)).join(', ')}`);
-  return TARGETS.filter((target) => wanted.has(slug(target.name)));
+  const unknown = [...wanted].filter((name) => !all.some((target) => slug(target.name) === name));
+  if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(', ')}; known: ${all.map((t) => slug(t.name)).join(', ')}`);
+  return all.filter((target) => wanted.has(slug(target.name)));
 }
 
 async function measureLoad(targets: TargetDefinition[], context: TargetContext, options: BenchOptions, reports: Map<string, TargetReport>): Promise<void> {

@@ -27,11 +27,13 @@ function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function switchboard(sharing: 'per-session' | 'shared'): TargetDefinition {
+/** Switchboard with one stdio echo upstream of `sharing`; `checkout` runs another built checkout's gateway (a baseline). */
+export function switchboard(sharing: 'per-session' | 'shared', checkout?: string): TargetDefinition {
   return {
-    name: `switchboard ${sharing}`,
+    name: checkout === undefined ? `switchboard ${sharing}` : `switchboard ${sharing} baseline`,
     async spawnSpec({ repoRoot, tmpDir, startTimeoutMs }) {
-      const configPath = join(tmpDir, `switchboard-${sharing}.yaml`);
+      const root = checkout ?? repoRoot;
+      const configPath = join(tmpDir, `switchboard-${sharing}${checkout === undefined ? '' : '-baseline'}.yaml`);
       // JSON strings are valid YAML scalars, so every path is quoted safely.
       const yaml = [
         'listen: "127.0.0.1:0"',
@@ -45,8 +47,8 @@ function switchboard(sharing: 'per-session' | 'shared'): TargetDefinition {
       await writeFile(configPath, yaml);
       return {
         command: process.execPath,
-        args: [join(repoRoot, 'bin', 'switchboard.mjs'), 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
-        cwd: repoRoot,
+        args: [join(root, 'bin', 'switchboard.mjs'), 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
+        cwd: root,
         url: /Switchboard listening on (http:\/\/\S+\/mcp)/,
         startTimeoutMs,
       };
