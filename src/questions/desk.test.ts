@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { QuestionState } from './question.js';
+import type { QuestionState, Transition } from './question.js';
 import type { AuditLine, QuestionStore } from './question-store.js';
 import { silentLogger } from '../core/log.js';
+import { eventually } from '../core/testing/deadlines.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { createMemoryQuestionDatabase, MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
@@ -36,6 +37,8 @@ interface Row {
   answeredBy: JsonObject;
   /** The audit actions after `created`, in order. */
   trail: string[];
+  /** Another writer of the same store settles it this way first (the outcome is then what it recorded, heard of by the desk). */
+  elsewhere?: Transition;
 }
 
 const hostAnswer = (result: JsonObject): Outcome => ({ kind: 'host-answer', message: { jsonrpc: '2.0', id: 'sb-1', result }, checked: result });
@@ -123,6 +126,17 @@ const ROWS: Record<OutcomeKind, Row> = {
     answeredBy: { kind: 'gateway', reason: 'the gateway is shutting down' },
     trail: ['delivered', 'abandoned'],
   },
+  'settled-elsewhere': {
+    outcome: { kind: 'expired' }, // replaced by what the other writer recorded, which the desk hears of
+    ask: { route: 'both' },
+    elsewhere: { from: ['delivered'], to: 'answered', answer: { action: 'accept', content: { ticket: 'OP-2' } }, answeredBy: { kind: 'operator', name: 'bob' }, audit: { actor: 'operator:bob', action: 'answered' } },
+    resumed: true,
+    hostTold: 'settled by an operator',
+    upstream: { result: { action: 'accept', content: { ticket: 'OP-2' } }, answeredBy: 'the operator bob' },
+    state: 'answered',
+    answeredBy: { kind: 'operator', name: 'bob' },
+    trail: ['delivered', 'answered'],
+  },
   nobody: {
     outcome: { kind: 'nobody', reason: 'settled by open itself' },
     ask: { route: 'host-then-operator', hostCannot: 'the host did not declare elicitation', hostCouldNot: 'the host did not declare elicitation', hostParams: undefined, relatedRequestId: 'call-1' },
@@ -138,7 +152,10 @@ const ROWS: Record<OutcomeKind, Row> = {
 };
 
 function setup(options: { operatorAvailable?: boolean; store?: QuestionStore } = {}) {
-  const store = options.store ?? new MemoryQuestionStore();
+  const database = createMemoryQuestionDatabase();
+  const store = options.store ?? new MemoryQuestionStore({ database });
+  /** Another gateway instance's store, on the same tables. */
+  const other = new MemoryQuestionStore({ database });
   let n = 0;
   const desk = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: options.operatorAvailable ?? true, newId: () => `q-${++n}` });
   const host = fakeHost();
@@ -165,7 +182,7 @@ function setup(options: { operatorAvailable?: boolean; store?: QuestionStore } =
       ...overrides,
     };
   };
-  return { store, desk, host, seat, asker, ask };
+  return { store, other, desk, host, seat, asker, ask };
 }
 
 function assertReply(replies: Reply[], expected: Row['upstream'], kind: string): void {
@@ -194,13 +211,16 @@ test('the table has one row per outcome, and the test one row per row', () => {
 
 for (const [kind, row] of Object.entries(ROWS)) {
   test(`settle: ${kind}`, async () => {
-    const { store, desk, host, asker, ask } = setup(row.operatorAvailable === undefined ? {} : { operatorAvailable: row.operatorAvailable });
+    const { store, other, desk, host, asker, ask } = setup(row.operatorAvailable === undefined ? {} : { operatorAvailable: row.operatorAvailable });
     const opened = await desk.open(ask(row.ask));
     assert.ok(opened);
     const { id } = opened.record;
     assert.deepEqual(asker.paused, [CALL], 'the call stops its clock while the question is open');
     assert.equal(asker.recordedAs.get(UPSTREAM_ID), id);
-    if (!row.settlesAtOpen) {
+    if (row.elsewhere) {
+      assert.ok(await other.transition(id, row.elsewhere), 'the other writer wins the compare-and-set');
+      await eventually(() => desk.held(id) === undefined, 'the desk hears of the change and carries it out');
+    } else if (!row.settlesAtOpen) {
       assert.equal(opened.hostKey, 'sb-1');
       assert.equal(await desk.settle(id, row.outcome), true);
     }
@@ -220,15 +240,31 @@ for (const [kind, row] of Object.entries(ROWS)) {
   });
 }
 
-test('the compare-and-set decides: a question another instance settled first is not acted on here', async () => {
+test('the compare-and-set decides: when another instance settled it first, what the winner recorded is carried out for the call held here', async () => {
   const database = createMemoryQuestionDatabase();
-  const { desk, asker, host, ask } = setup({ store: new MemoryQuestionStore({ database }) });
-  const opened = await desk.open(ask());
+  const shared = new MemoryQuestionStore({ database });
+  // A store that tells of no changes: the desk learns of the other write only from its own compare-and-set failing.
+  const quiet: QuestionStore = {
+    create: (record, audit, ...more) => shared.create(record, audit, ...more),
+    transition: (id, transition) => shared.transition(id, transition),
+    audit: (entry) => shared.audit(entry),
+    get: (id) => shared.get(id),
+    list: (filter) => shared.list(filter),
+    auditTrail: (id) => shared.auditTrail(id),
+    abandonOpen: (reason, owner) => shared.abandonOpen(reason, owner),
+    close: () => shared.close(),
+  };
+  const { desk, asker, host, ask } = setup({ store: quiet });
+  const opened = await desk.open(ask({ route: 'both' }));
   assert.ok(opened);
   const other = new MemoryQuestionStore({ database });
-  await other.transition(opened.record.id, { from: ['delivered'], to: 'answered', answeredBy: { kind: 'operator', name: 'bob' }, audit: { actor: 'operator:bob', action: 'answered' } });
-  assert.equal(await desk.settle(opened.record.id, { kind: 'call-cancelled' }), false);
-  assert.deepEqual([asker.resumed, asker.replies, host.withdrawn], [[], [], []]);
+  const answer = { action: 'accept' as const, content: { ticket: 'OP-3' } };
+  await other.transition(opened.record.id, { from: ['delivered'], to: 'answered', answer, answeredBy: { kind: 'operator', name: 'bob' }, audit: { actor: 'operator:bob', action: 'answered' } });
+  assert.equal(await desk.settle(opened.record.id, { kind: 'call-cancelled' }), false, 'this outcome lost');
+  assert.deepEqual(asker.resumed, [CALL]);
+  assert.deepEqual(asker.replies, [{ id: UPSTREAM_ID, result: answer, answeredBy: 'the operator bob' }], 'the winner\'s answer reaches the asker held here');
+  assert.deepEqual(host.withdrawn.map((w) => w.reason), ['settled by an operator']);
+  assert.deepEqual((await shared.auditTrail(opened.record.id)).map((line) => line.action), ['created', 'delivered', 'answered'], 'written once, by the winner');
 });
 
 test('asked and answered: two store writes (opened delivered in one transaction, with both audit lines)', async () => {

@@ -16,6 +16,9 @@ import type { AuditLine, QuestionStore } from './question-store.js';
 import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
+import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { HeldQuestion } from './held-question.js';
 import { HostSeat } from './held-question.js';
 import type { OpenRequest, RelayRequest } from './open-request.js';
@@ -37,6 +40,11 @@ export interface DeskOptions {
    * open itself. The store must stamp the same name on the questions it creates.
    */
   owner?: string;
+  /**
+   * With a store that tells of changes (one several gateways share): how often the desk re-reads the questions it
+   * holds, so a change notification lost on the way delays an answer by at most this long (default 3 s).
+   */
+  recheckMs?: number;
 }
 
 /** A question the desk opened: its record, and the key the host must be sent it under when it is put to the host now. */
@@ -59,6 +67,9 @@ export class QuestionDesk implements OperatorDesk {
   /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
   #hostKeys = 0;
   #closed = false;
+  /** Stops hearing of changes other writers made (a shared store). */
+  #unlisten: (() => void) | undefined;
+  #recheck: NodeJS.Timeout | undefined;
 
   constructor(options: DeskOptions) {
     this.#owner = options.owner;
@@ -67,6 +78,34 @@ export class QuestionDesk implements OperatorDesk {
     this.operatorAvailable = options.operatorAvailable;
     this.#now = options.now ?? (() => systemClock.date());
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
+    if (options.store.changes) {
+      this.#unlisten = options.store.changes((id) => void this.#noticed(id));
+      this.#recheck = setInterval(() => void this.#recheckHeld(), options.recheckMs ?? 3000);
+      this.#recheck.unref();
+    }
+  }
+
+  /**
+   * Another writer may have changed question `id` (a shared store told so): if this desk holds it and the record
+   * is settled, the call waiting here gets what the record says, and nothing is written.
+   */
+  async #noticed(id: string): Promise<void> {
+    const held = this.#held.get(id);
+    if (!held?.recorded) return;
+    let record: QuestionRecord | undefined;
+    try {
+      record = await this.#store.get(id);
+    } catch (error) {
+      this.#logger.log('warn', `could not read question ${id} after a change`, { error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    if (!record || OPEN_STATES.includes(record.state) || this.#held.get(id) !== held) return;
+    await this.settle(id, { kind: 'settled-elsewhere', record });
+  }
+
+  /** Re-reads every recorded question this desk holds (a change notification may have been lost). */
+  async #recheckHeld(): Promise<void> {
+    for (const [id, held] of [...this.#held]) if (held.recorded) await this.#noticed(id);
   }
 
   /** At start: questions left open by a previous process can no longer be answered to anyone. */
@@ -186,35 +225,47 @@ export class QuestionDesk implements OperatorDesk {
     const held = this.#held.get(id);
     if (!held) return false;
     this.#release(held);
-    const effects = effectsOf(outcome);
-    const settlement = effects.record(outcome, held);
-    if (held.recorded) {
-      try {
-        if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
-        const by = settlement.answeredBy;
-        const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? `operator:${by.name}` : 'gateway';
-        const updated = await this.#store.transition(id, {
-          from: OPEN_STATES,
-          to: settlement.to,
-          answer: answerAtRest(held.method as QuestionRecord['method'], held.params, settlement.answer),
-          answeredBy: by,
-          audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
-        });
-        if (!updated) {
-          this.#logger.log('info', `question ${id} was settled elsewhere first: ${outcome.kind} dropped`, { session: held.hostSessionId });
-          return false;
-        }
-        this.#emit({ type: 'updated', question: updated });
-      } catch (error) {
-        this.#logger.log('error', `could not record the settlement of question ${id}`, { error: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    const won = held.recorded && effectsOf(outcome).writes !== false ? await this.#record(held, outcome) : outcome;
+    if (won === undefined) return false;
     try {
-      act(held, outcome, settlement, this.#logger);
+      act(held, won, effectsOf(won).record(won, held), this.#logger);
     } catch (error) {
       this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
     }
-    return true;
+    return won === outcome;
+  }
+
+  /**
+   * Writes `outcome` by compare-and-set and resolves the outcome to act on: `outcome` when its write won (or the
+   * store failed: this process alone holds the asker, who must not wait forever); when another writer of a shared
+   * store settled it first, what that writer recorded (this instance holds the call, so it carries that out);
+   * undefined when there is nothing to act on.
+   */
+  async #record(held: HeldQuestion, outcome: Outcome): Promise<Outcome | undefined> {
+    const id = held.id;
+    const settlement = effectsOf(outcome).record(outcome, held);
+    try {
+      if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
+      const by = settlement.answeredBy;
+      const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? `operator:${by.name}` : 'gateway';
+      const updated = await this.#store.transition(id, {
+        from: OPEN_STATES,
+        to: settlement.to,
+        answer: answerAtRest(held.method as QuestionRecord['method'], held.params, settlement.answer),
+        answeredBy: by,
+        audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
+      });
+      if (updated) {
+        this.#emit({ type: 'updated', question: updated });
+        return outcome;
+      }
+      const record = await this.#store.get(id);
+      this.#logger.log('info', `question ${id} was settled elsewhere first (${record?.state ?? 'gone'}): ${outcome.kind} dropped`, { session: held.hostSessionId });
+      return record && !OPEN_STATES.includes(record.state) ? { kind: 'settled-elsewhere', record } : undefined;
+    } catch (error) {
+      this.#logger.log('error', `could not record the settlement of question ${id}`, { error: error instanceof Error ? error.message : String(error) });
+      return outcome;
+    }
   }
 
   /** Lets go of a question: no outcome after this one reaches it. */
@@ -249,6 +300,7 @@ export class QuestionDesk implements OperatorDesk {
     const question = await this.#store.get(id);
     if (!question) return { ok: false, kind: 'not-found', reason: `No question ${id}` };
     const held = this.#held.get(id);
+    if (OPEN_STATES.includes(question.state) && !held && this.#store.changes) return this.#answerElsewhere(question, answer, operator);
     if (!OPEN_STATES.includes(question.state) || !held) {
       const why = OPEN_STATES.includes(question.state)
         ? `Question ${id} is ${question.state} but no call of this gateway waits for it (another instance holds it, or it is being abandoned)`
@@ -273,6 +325,41 @@ export class QuestionDesk implements OperatorDesk {
     return { ok: true, question: after };
   }
 
+  /**
+   * An operator's answer to an open question whose call waits on another instance of a shared store: checked against
+   * the record (what the upstream asked, in its revision), then written by compare-and-set; the instance holding the
+   * call hears of the change and relays it. An answer with a secret field is refused here: the store keeps only
+   * "[redacted]" of it, so it can reach the upstream only from the instance that holds the call.
+   */
+  async #answerElsewhere(question: QuestionRecord, answer: QuestionAnswer, operator: string): Promise<AnswerOutcome> {
+    const { id } = question;
+    const actor = `operator:${operator}`;
+    const refuse = async (why: string, detail: JsonObject): Promise<void> => this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why, ...detail } });
+    if (question.audience === 'host') {
+      await refuse('routed to the host only', {});
+      return { ok: false, kind: 'invalid', reason: `Question ${id} is routed to its host only (route: ${question.route})` };
+    }
+    const check = answer.action === 'accept' ? checkOperatorAnswer(question.method, question.params, question.origin.upstreamRevision ?? LATEST_LEGACY_REVISION, answer) : { ok: true as const, answer };
+    if (!check.ok) {
+      await refuse(check.reason, check.field ? { field: check.field } : {});
+      return { ok: false, kind: 'invalid', reason: check.reason, ...(check.field ? { field: check.field } : {}) };
+    }
+    const kept = answerAtRest(question.method, question.params, check.answer);
+    if (JSON.stringify(kept) !== JSON.stringify(check.answer)) {
+      await refuse('a secret field, and the call waits on another instance', {});
+      const reason = `Question ${id} has a secret field and its call waits on another gateway instance: answer it there (the store keeps only "[redacted]" of a secret)`;
+      return { ok: false, kind: 'settled', reason, question };
+    }
+    const to = check.answer.action === 'accept' ? 'answered' : check.answer.action === 'decline' ? 'declined' : 'cancelled';
+    const updated = await this.#store.transition(id, { from: OPEN_STATES, to, answer: kept, answeredBy: { kind: 'operator', name: operator }, audit: { actor, action: to } });
+    if (!updated) {
+      const after = await this.#store.get(id);
+      return after ? { ok: false, kind: 'settled', reason: `Question ${id} is already ${after.state}`, question: after } : { ok: false, kind: 'not-found', reason: `No question ${id}` };
+    }
+    this.#emit({ type: 'updated', question: updated });
+    return { ok: true, question: updated };
+  }
+
   subscribe(listener: (event: QuestionEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -282,6 +369,8 @@ export class QuestionDesk implements OperatorDesk {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unlisten?.();
+    clearInterval(this.#recheck);
     await Promise.all([...this.#held.keys()].map((id) => this.settle(id, { kind: 'shutdown' })));
     this.#listeners.clear();
   }

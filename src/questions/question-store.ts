@@ -34,5 +34,11 @@ export interface QuestionStore {
    * With several instances sharing a store, only questions owned by `owner` are touched.
    */
   abandonOpen(reason: string, owner?: string): Promise<number>;
+  /**
+   * For a store several gateways share: tells `listener` the id of each question whose state a transition changed,
+   * whichever writer made it (PostgreSQL: LISTEN/NOTIFY carrying ids), so the instance holding its call can act.
+   * A notification may be lost (a listener reconnecting): the desk also re-reads what it holds. Returns the unsubscribe.
+   */
+  changes?(listener: (id: string) => void): () => void;
   close(): Promise<void>;
 }

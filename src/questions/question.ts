@@ -36,6 +36,8 @@ export interface QuestionOrigin {
   principal?: string;
   /** The host's revision, which decides the translated form. */
   hostRevision?: string;
+  /** The asker's revision: an operator's answer given on another instance is checked and fitted against it. */
+  upstreamRevision?: string;
 }
 
 /** Who settled a question. */

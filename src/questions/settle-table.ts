@@ -4,7 +4,7 @@
  * `settle` reads it; nothing else decides.
  */
 
-import type { Answerer, QuestionState } from './question.js';
+import type { Answerer, QuestionRecord, QuestionState } from './question.js';
 import type { AuditLine } from './question-store.js';
 import type { JsonObject, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { AnswerRefusal, QuestionAnswer } from '../translation/answers/answer-check.js';
@@ -30,7 +30,12 @@ export type Outcome =
   /** The gateway stops. */
   | { kind: 'shutdown' }
   /** Nobody can be asked (audience none): the host cannot take it and no operator may. */
-  | { kind: 'nobody'; reason: string };
+  | { kind: 'nobody'; reason: string }
+  /**
+   * Another writer of a shared store settled it first (an operator on another instance, a sweep): `record` says how.
+   * Nothing is written here; the effects carry it out for the call this instance holds.
+   */
+  | { kind: 'settled-elsewhere'; record: QuestionRecord };
 
 export type OutcomeKind = Outcome['kind'];
 
@@ -67,6 +72,8 @@ export interface SettleEffects<O extends Outcome> {
   upstream: UpstreamEffect;
   /** The reason the asker's -32800 gives, for `abandoned`. */
   why?(outcome: O): string;
+  /** False when the state is already recorded (by another writer): the desk writes nothing, it only acts. */
+  writes?: false;
 }
 
 const STATE_OF_ACTION: Record<QuestionAnswer['action'], QuestionState> = { accept: 'answered', decline: 'declined', cancel: 'cancelled' };
@@ -161,6 +168,13 @@ export const SETTLE_EFFECTS: { [K in OutcomeKind]: SettleEffects<Extract<Outcome
     resume: true,
     tellHost: false,
     upstream: 'nobody-can-answer',
+  },
+  'settled-elsewhere': {
+    record: ({ record }) => ({ to: record.state, answeredBy: record.answeredBy ?? { kind: 'gateway', reason: 'settled elsewhere' }, answer: record.answer ?? CANCEL }),
+    resume: true,
+    tellHost: ({ record }) => (record.answeredBy?.kind === 'operator' ? 'settled by an operator' : `the question was ${record.state} elsewhere`),
+    upstream: 'recorded-answer',
+    writes: false,
   },
 };
 

@@ -146,6 +146,7 @@ export class QuestionRelay {
         ...(tool ? { tool: tool.host } : route.tool ? { tool: route.tool } : {}),
         hostSessionId: this.#host.id,
         hostRevision: profile.protocolVersion,
+        ...(upstream.protocolVersion === undefined ? {} : { upstreamRevision: upstream.protocolVersion }),
       },
       route: settings.route,
       consentTo: policy.consent,

@@ -53,7 +53,7 @@ export function closedFieldProblem(record: Readonly<Record<(typeof CLOSED_FIELDS
   return undefined;
 }
 
-const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision'] as const;
+const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision', 'upstreamRevision'] as const;
 
 /** What is wrong with a question's origin (it names no upstream, a named field is not a string), or undefined. */
 export function originProblem(origin: JsonObject): string | undefined {

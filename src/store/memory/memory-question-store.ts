@@ -30,10 +30,12 @@ export interface MemoryQuestionDatabase {
   /** Each question's trail, in writing order. */
   audit: Map<string, AuditEntry[]>;
   nextSeq: number;
+  /** Told of each question a transition changed, as another process sharing a database would be (after the write, never during it). */
+  listeners: Set<(id: string) => void>;
 }
 
 export function createMemoryQuestionDatabase(): MemoryQuestionDatabase {
-  return { questions: new Map(), audit: new Map(), nextSeq: 1 };
+  return { questions: new Map(), audit: new Map(), nextSeq: 1, listeners: new Set() };
 }
 
 export interface MemoryQuestionStoreOptions {
@@ -79,7 +81,15 @@ export class MemoryQuestionStore implements QuestionStore {
     const line = keptAuditEntry(transition.audit, id, at);
     held.record = next;
     this.db.audit.get(id)?.push(line);
+    this.#told(id);
     return structuredClone(next);
+  }
+
+  changes(listener: (id: string) => void): () => void {
+    // Each subscription is its own entry, so one listener given twice is told twice, and removed once each.
+    const entry = (id: string) => listener(id);
+    this.db.listeners.add(entry);
+    return () => this.db.listeners.delete(entry);
   }
 
   async audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
@@ -124,12 +134,18 @@ export class MemoryQuestionStore implements QuestionStore {
     for (const { held, next, line } of changes) {
       held.record = next;
       this.db.audit.get(next.id)?.push(line);
+      this.#told(next.id);
     }
     return changes.length;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** Every store sharing the database hears of the change, after the write. */
+  #told(id: string): void {
+    for (const listener of this.db.listeners) queueMicrotask(() => listener(id));
   }
 
   private checkOpen(): void {

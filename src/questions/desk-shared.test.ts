@@ -1,0 +1,127 @@
+/** @module Tests of two desks on one shared store (two gateway instances): an answer given on one reaches the call waiting on the other, written once. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { silentLogger } from '../core/log.js';
+import { eventually } from '../core/testing/deadlines.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { createMemoryQuestionDatabase, MemoryQuestionStore } from '../store/memory/memory-question-store.js';
+import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
+import { QuestionDesk } from './desk.js';
+import type { OpenRequest } from './open-request.js';
+import type { QuestionStore } from './question-store.js';
+import { FakeAsker, fakeHost } from './testing/desk-fakes.js';
+
+const SCHEMA = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
+const SECRET = { type: 'object', properties: { password: { type: 'string', format: 'password' } }, required: ['password'] };
+
+/** Instance A holds the call (the asker waits there); instance B has only the shared store. */
+function twoInstances(options: { storeA?: (database: ReturnType<typeof createMemoryQuestionDatabase>) => QuestionStore; recheckMs?: number } = {}) {
+  const database = createMemoryQuestionDatabase();
+  const storeA = options.storeA?.(database) ?? new MemoryQuestionStore({ database, owner: 'a' });
+  const a = new QuestionDesk({ store: storeA, logger: silentLogger, operatorAvailable: true, owner: 'a', ...(options.recheckMs ? { recheckMs: options.recheckMs } : {}) });
+  const b = new QuestionDesk({ store: new MemoryQuestionStore({ database, owner: 'b' }), logger: silentLogger, operatorAvailable: true, owner: 'b' });
+  const host = fakeHost();
+  const seat = a.seat(host);
+  const asker = new FakeAsker();
+  const ask = (schema: JsonObject = SCHEMA, overrides: Partial<OpenRequest> = {}): OpenRequest => {
+    const params = { message: 'Ticket?', requestedSchema: schema };
+    return {
+      method: 'elicitation/create',
+      params,
+      origin: { upstream: 'desk', hostSessionId: host.id, hostRevision: '2025-06-18', upstreamRevision: '2025-06-18' },
+      route: 'both',
+      timeoutMs: 60_000,
+      hostParams: params,
+      delivery: { via: 'request' },
+      asker,
+      upstreamId: 41,
+      seat,
+      callId: 7,
+      paused: [7],
+      relatedRequestId: 'call-1',
+      asked: { requestedSchema: schema, upstreamSchema: undefined },
+      checkOperatorAnswer: (answer) => checkOperatorAnswer('elicitation/create', params, '2025-06-18', answer),
+      ...overrides,
+    };
+  };
+  const close = async () => {
+    await a.close();
+    await b.close();
+  };
+  return { a, b, host, asker, ask, close };
+}
+
+test('an operator answer given on the instance that does not hold the call reaches the asker on the one that does, written once', async () => {
+  const { a, b, host, asker, ask, close } = twoInstances();
+  const opened = await a.open(ask());
+  assert.ok(opened);
+  const answered = await b.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-7' } }, 'bob');
+  assert.equal(answered.ok, true, 'B takes the answer');
+  await eventually(() => asker.replies.length > 0, 'A relays it');
+  assert.deepEqual(asker.replies, [{ id: 41, result: { action: 'accept', content: { ticket: 'CHG-7' } }, answeredBy: 'the operator bob' }]);
+  assert.deepEqual(asker.resumed, [7]);
+  assert.deepEqual(host.withdrawn.map((w) => w.reason), ['settled by an operator'], 'the host is told, on the call\'s stream');
+  assert.equal(a.held(opened.record.id), undefined);
+  const record = await b.get(opened.record.id);
+  assert.deepEqual(record?.audit.map((line) => line.action), ['created', 'delivered', 'answered']);
+  await close();
+});
+
+test('two operators answering on both instances at once: exactly one wins, the other is told it was settled', async () => {
+  const { a, b, asker, ask, close } = twoInstances();
+  const opened = await a.open(ask());
+  assert.ok(opened);
+  const [onA, onB] = await Promise.all([
+    a.answer(opened.record.id, { action: 'accept', content: { ticket: 'A' } }, 'alice'),
+    b.answer(opened.record.id, { action: 'accept', content: { ticket: 'B' } }, 'bob'),
+  ]);
+  assert.deepEqual([onA.ok, onB.ok].sort(), [false, true]);
+  const loser = onA.ok ? onB : onA;
+  assert.equal(loser.ok ? undefined : loser.kind, 'settled');
+  await eventually(() => asker.replies.length > 0, 'the asker gets the winner\'s answer');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(asker.replies.length, 1, 'once');
+  const winner = onA.ok ? 'A' : 'B';
+  assert.deepEqual(asker.replies[0] && 'result' in asker.replies[0] ? asker.replies[0].result : undefined, { action: 'accept', content: { ticket: winner } });
+  await close();
+});
+
+test('a change notification lost on the way: the holder finds the answer when it re-reads what it holds', async () => {
+  // A's store registers listeners but never calls them, as a listener reconnecting would miss a notification.
+  const { a, b, asker, ask, close } = twoInstances({
+    storeA: (database) => {
+      const store = new MemoryQuestionStore({ database, owner: 'a' });
+      return Object.assign(store, { changes: () => () => undefined });
+    },
+    recheckMs: 20,
+  });
+  const opened = await a.open(ask());
+  assert.ok(opened);
+  assert.equal((await b.answer(opened.record.id, { action: 'decline' }, 'bob')).ok, true);
+  await eventually(() => asker.replies.length > 0, 'the re-read finds it');
+  assert.deepEqual(asker.replies, [{ id: 41, result: { action: 'decline' }, answeredBy: 'the operator bob' }]);
+  await close();
+});
+
+test('on the instance that does not hold the call: an answer breaking the schema, one with a secret field, one to a host-only question are refused, the question stays open', async () => {
+  const { a, b, asker, ask, close } = twoInstances();
+  const plain = await a.open(ask());
+  const secret = await a.open(ask(SECRET, { upstreamId: 42 }));
+  const hostOnly = await a.open(ask(SCHEMA, { upstreamId: 43, route: 'host' }));
+  assert.ok(plain && secret && hostOnly);
+  const invalid = await b.answer(plain.record.id, { action: 'accept', content: { ticket: 7 } }, 'bob');
+  assert.equal(invalid.ok ? 'ok' : invalid.kind, 'invalid');
+  const hidden = await b.answer(secret.record.id, { action: 'accept', content: { password: 'hunter2' } }, 'bob');
+  assert.equal(hidden.ok ? 'ok' : hidden.kind, 'settled');
+  assert.match(hidden.ok ? '' : hidden.reason, /secret field.*answer it there/);
+  const routed = await b.answer(hostOnly.record.id, { action: 'decline' }, 'bob');
+  assert.equal(routed.ok ? 'ok' : routed.kind, 'invalid');
+  for (const id of [plain.record.id, secret.record.id, hostOnly.record.id]) assert.equal((await b.get(id))?.question.state, 'delivered');
+  assert.deepEqual(asker.replies, []);
+  // The secret answer given where the call waits goes through, as given.
+  assert.equal((await a.answer(secret.record.id, { action: 'accept', content: { password: 'hunter2' } }, 'alice')).ok, true);
+  assert.deepEqual(asker.replies, [{ id: 42, result: { action: 'accept', content: { password: 'hunter2' } }, answeredBy: 'the operator alice' }]);
+  await close();
+});
