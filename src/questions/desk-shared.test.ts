@@ -125,3 +125,21 @@ test('on the instance that does not hold the call: an answer breaking the schema
   assert.deepEqual(asker.replies, [{ id: 42, result: { action: 'accept', content: { password: 'hunter2' } }, answeredBy: 'the operator alice' }]);
   await close();
 });
+
+test('operators watching one instance see the questions of every instance, and each change once', async () => {
+  const { a, b, ask, close } = twoInstances();
+  const seenOnB: string[] = [];
+  const seenOnA: string[] = [];
+  b.subscribe((event) => seenOnB.push(`${event.question.id}:${event.question.state}`));
+  a.subscribe((event) => seenOnA.push(`${event.question.id}:${event.question.state}`));
+  const opened = await a.open(ask());
+  assert.ok(opened);
+  const id = opened.record.id;
+  await eventually(() => seenOnB.includes(`${id}:delivered`), 'B shows the question A opened');
+  assert.equal((await b.answer(id, { action: 'decline' }, 'bob')).ok, true);
+  await eventually(() => seenOnA.includes(`${id}:declined`), 'A shows the answer given on B');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(seenOnB, [`${id}:delivered`, `${id}:declined`], 'B: the question as it came, its own answer once');
+  assert.deepEqual(seenOnA, [`${id}:pending`, `${id}:delivered`, `${id}:declined`], 'A: its own question as before, the answer from B once');
+  await close();
+});

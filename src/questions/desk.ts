@@ -16,9 +16,6 @@ import type { AuditLine, QuestionStore } from './question-store.js';
 import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
-import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import type { HeldQuestion } from './held-question.js';
 import { HostSeat } from './held-question.js';
 import type { OpenRequest, RelayRequest } from './open-request.js';
@@ -27,6 +24,8 @@ import type { DeskHost } from './question-route.js';
 import type { Outcome } from './settle-table.js';
 import { effectsOf } from './settle-table.js';
 import { act } from './settle-acts.js';
+import { answerElsewhere } from './answer-elsewhere.js';
+import { ChangeWatch } from './change-watch.js';
 
 export interface DeskOptions {
   store: QuestionStore;
@@ -67,9 +66,8 @@ export class QuestionDesk implements OperatorDesk {
   /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
   #hostKeys = 0;
   #closed = false;
-  /** Stops hearing of changes other writers made (a shared store). */
-  #unlisten: (() => void) | undefined;
-  #recheck: NodeJS.Timeout | undefined;
+  /** With a store several gateways share: what the others write (see change-watch.ts). */
+  #watch: ChangeWatch | undefined;
 
   constructor(options: DeskOptions) {
     this.#owner = options.owner;
@@ -78,34 +76,30 @@ export class QuestionDesk implements OperatorDesk {
     this.operatorAvailable = options.operatorAvailable;
     this.#now = options.now ?? (() => systemClock.date());
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
-    if (options.store.changes) {
-      this.#unlisten = options.store.changes((id) => void this.#noticed(id));
-      this.#recheck = setInterval(() => void this.#recheckHeld(), options.recheckMs ?? 3000);
-      this.#recheck.unref();
+    const { store } = options;
+    if (store.changes) {
+      this.#watch = new ChangeWatch({
+        store: store as QuestionStore & Required<Pick<QuestionStore, 'changes'>>,
+        logger: options.logger,
+        recheckMs: options.recheckMs ?? 3000,
+        changed: (id, record) => this.#changedElsewhere(id, record),
+        held: () => [...this.#held.values()].filter((held) => held.recorded).map((held) => held.id),
+      });
     }
   }
 
   /**
-   * Another writer may have changed question `id` (a shared store told so): if this desk holds it and the record
-   * is settled, the call waiting here gets what the record says, and nothing is written.
+   * Another writer changed question `id` (a shared store told so, or a re-read found it): if this desk holds it and it
+   * is settled, the call waiting here gets what the record says, and nothing is written; operators watching this
+   * desk see every instance's changes.
    */
-  async #noticed(id: string): Promise<void> {
-    const held = this.#held.get(id);
-    if (!held?.recorded) return;
-    let record: QuestionRecord | undefined;
-    try {
-      record = await this.#store.get(id);
-    } catch (error) {
-      this.#logger.log('warn', `could not read question ${id} after a change`, { error: error instanceof Error ? error.message : String(error) });
+  async #changedElsewhere(id: string, record: QuestionRecord | undefined): Promise<void> {
+    if (!record) return;
+    if (!this.#held.has(id)) {
+      this.#emit({ type: 'updated', question: record });
       return;
     }
-    if (!record || OPEN_STATES.includes(record.state) || this.#held.get(id) !== held) return;
-    await this.settle(id, { kind: 'settled-elsewhere', record });
-  }
-
-  /** Re-reads every recorded question this desk holds (a change notification may have been lost). */
-  async #recheckHeld(): Promise<void> {
-    for (const [id, held] of [...this.#held]) if (held.recorded) await this.#noticed(id);
+    if (!OPEN_STATES.includes(record.state)) await this.settle(id, { kind: 'settled-elsewhere', record });
   }
 
   /** At start: questions left open by a previous process can no longer be answered to anyone. */
@@ -168,8 +162,14 @@ export class QuestionDesk implements OperatorDesk {
       ? { to: decision.audience }
       : hostKey === undefined || request.delivery === undefined ? undefined : { to: 'host', hostRequestId: hostKey, via: request.delivery.via };
     const record: QuestionRecord = delivered ? { ...pending, state: 'delivered', updatedAt: pending.createdAt } : pending;
-    if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
-    else await this.#store.create(record, created);
+    this.#watch?.ownWrite(record.id);
+    try {
+      if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
+      else await this.#store.create(record, created);
+    } catch (error) {
+      this.#watch?.notWritten(record.id);
+      throw error;
+    }
     const held = heldFrom(request, record, hostKey);
     this.#hold(held);
     if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
@@ -227,6 +227,8 @@ export class QuestionDesk implements OperatorDesk {
     this.#release(held);
     const won = held.recorded && effectsOf(outcome).writes !== false ? await this.#record(held, outcome) : outcome;
     if (won === undefined) return false;
+    // Written elsewhere: the operators of this desk see the change too.
+    if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });
     try {
       act(held, won, effectsOf(won).record(won, held), this.#logger);
     } catch (error) {
@@ -244,6 +246,7 @@ export class QuestionDesk implements OperatorDesk {
   async #record(held: HeldQuestion, outcome: Outcome): Promise<Outcome | undefined> {
     const id = held.id;
     const settlement = effectsOf(outcome).record(outcome, held);
+    this.#watch?.ownWrite(id);
     try {
       if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
       const by = settlement.answeredBy;
@@ -259,10 +262,12 @@ export class QuestionDesk implements OperatorDesk {
         this.#emit({ type: 'updated', question: updated });
         return outcome;
       }
+      this.#watch?.notWritten(id);
       const record = await this.#store.get(id);
       this.#logger.log('info', `question ${id} was settled elsewhere first (${record?.state ?? 'gone'}): ${outcome.kind} dropped`, { session: held.hostSessionId });
       return record && !OPEN_STATES.includes(record.state) ? { kind: 'settled-elsewhere', record } : undefined;
     } catch (error) {
+      this.#watch?.notWritten(id);
       this.#logger.log('error', `could not record the settlement of question ${id}`, { error: error instanceof Error ? error.message : String(error) });
       return outcome;
     }
@@ -300,7 +305,11 @@ export class QuestionDesk implements OperatorDesk {
     const question = await this.#store.get(id);
     if (!question) return { ok: false, kind: 'not-found', reason: `No question ${id}` };
     const held = this.#held.get(id);
-    if (OPEN_STATES.includes(question.state) && !held && this.#store.changes) return this.#answerElsewhere(question, answer, operator);
+    if (OPEN_STATES.includes(question.state) && !held && this.#watch) {
+      const watch = this.#watch;
+      const written = (record: QuestionRecord) => this.#emit({ type: 'updated', question: record });
+      return answerElsewhere(this.#store, question, answer, operator, written, (writing) => (watch.ownWrite(writing), () => watch.notWritten(writing)));
+    }
     if (!OPEN_STATES.includes(question.state) || !held) {
       const why = OPEN_STATES.includes(question.state)
         ? `Question ${id} is ${question.state} but no call of this gateway waits for it (another instance holds it, or it is being abandoned)`
@@ -325,41 +334,6 @@ export class QuestionDesk implements OperatorDesk {
     return { ok: true, question: after };
   }
 
-  /**
-   * An operator's answer to an open question whose call waits on another instance of a shared store: checked against
-   * the record (what the upstream asked, in its revision), then written by compare-and-set; the instance holding the
-   * call hears of the change and relays it. An answer with a secret field is refused here: the store keeps only
-   * "[redacted]" of it, so it can reach the upstream only from the instance that holds the call.
-   */
-  async #answerElsewhere(question: QuestionRecord, answer: QuestionAnswer, operator: string): Promise<AnswerOutcome> {
-    const { id } = question;
-    const actor = `operator:${operator}`;
-    const refuse = async (why: string, detail: JsonObject): Promise<void> => this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why, ...detail } });
-    if (question.audience === 'host') {
-      await refuse('routed to the host only', {});
-      return { ok: false, kind: 'invalid', reason: `Question ${id} is routed to its host only (route: ${question.route})` };
-    }
-    const check = answer.action === 'accept' ? checkOperatorAnswer(question.method, question.params, question.origin.upstreamRevision ?? LATEST_LEGACY_REVISION, answer) : { ok: true as const, answer };
-    if (!check.ok) {
-      await refuse(check.reason, check.field ? { field: check.field } : {});
-      return { ok: false, kind: 'invalid', reason: check.reason, ...(check.field ? { field: check.field } : {}) };
-    }
-    const kept = answerAtRest(question.method, question.params, check.answer);
-    if (JSON.stringify(kept) !== JSON.stringify(check.answer)) {
-      await refuse('a secret field, and the call waits on another instance', {});
-      const reason = `Question ${id} has a secret field and its call waits on another gateway instance: answer it there (the store keeps only "[redacted]" of a secret)`;
-      return { ok: false, kind: 'settled', reason, question };
-    }
-    const to = check.answer.action === 'accept' ? 'answered' : check.answer.action === 'decline' ? 'declined' : 'cancelled';
-    const updated = await this.#store.transition(id, { from: OPEN_STATES, to, answer: kept, answeredBy: { kind: 'operator', name: operator }, audit: { actor, action: to } });
-    if (!updated) {
-      const after = await this.#store.get(id);
-      return after ? { ok: false, kind: 'settled', reason: `Question ${id} is already ${after.state}`, question: after } : { ok: false, kind: 'not-found', reason: `No question ${id}` };
-    }
-    this.#emit({ type: 'updated', question: updated });
-    return { ok: true, question: updated };
-  }
-
   subscribe(listener: (event: QuestionEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -369,8 +343,7 @@ export class QuestionDesk implements OperatorDesk {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#unlisten?.();
-    clearInterval(this.#recheck);
+    this.#watch?.close();
     await Promise.all([...this.#held.keys()].map((id) => this.settle(id, { kind: 'shutdown' })));
     this.#listeners.clear();
   }

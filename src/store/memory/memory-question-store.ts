@@ -69,6 +69,7 @@ export class MemoryQuestionStore implements QuestionStore {
     }
     this.db.questions.set(kept.id, { seq: this.db.nextSeq++, owner: this.owner, record: kept });
     this.db.audit.set(kept.id, trail);
+    this.#told(kept.id);
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {
