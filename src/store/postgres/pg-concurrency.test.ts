@@ -149,14 +149,14 @@ describe('PostgreSQL store: instances racing', { skip: pgSkipReason ?? false }, 
   });
 });
 
-/** Waits until `count` sessions wait on a lock of a table in `schema` (each transition is then blocked on the row). */
+/** Waits until `count` sessions wait on a lock while running a statement on `schema` (each transition is then blocked on the row). */
 async function waitForLockWaiters(schema: string, count: number): Promise<void> {
   await withTestClient(async (client) => {
     for (let attempt = 0; attempt < 500; attempt += 1) {
       const { rows } = await client.query<{ waiting: number }>(
         `SELECT count(*)::int AS waiting FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
          WHERE NOT l.granted AND s.query LIKE $1`,
-        [`%${schema}%FOR UPDATE%`],
+        [`%${schema}%`],
       );
       if ((rows[0]?.waiting ?? 0) >= count) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
