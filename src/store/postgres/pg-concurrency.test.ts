@@ -1,8 +1,4 @@
-/**
- * @module Two gateway instances on one PostgreSQL, as two stores with pools of their own: the compare-and-set lets exactly
- * one of two racing transitions win, `abandonOpen` by owner touches only that owner's questions, and a connection lost
- * in the middle of a transition is reported as `unavailable` with nothing written.
- */
+/** @module Two gateway instances on one PostgreSQL, as two stores with pools of their own: the compare-and-set lets exactly one of two racing transitions win, `abandonOpen` by owner touches only that owner's questions, and a connection lost in the middle of a transition is reported as `unavailable` with nothing written. */
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,7 +1,4 @@
-/**
- * @module The shared question store: PostgreSQL through a `pg` pool, so several gateway instances can use one database;
- * every state change is a compare-and-set in the database, and `runs` keeps composite runs in the same schema.
- */
+/** @module The shared question store: PostgreSQL through a `pg` pool, so several gateway instances can use one database; every state change is a compare-and-set in the database, and `runs` keeps composite runs in the same schema. */
 
 import { systemClock } from '../../core/clock.js';
 

@@ -1,7 +1,4 @@
-/**
- * @module The PostgreSQL store's migrations: run once when instances start together (the advisory lock), all or nothing,
- * and refused without a change on a schema from a newer Switchboard or of another application.
- */
+/** @module The PostgreSQL store's migrations: run once when instances start together (the advisory lock), all or nothing, and refused without a change on a schema from a newer Switchboard or of another application. */
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,7 +1,4 @@
-/**
- * @module The PostgreSQL store's schema: forward-only migrations recorded in `switchboard_migrations`, run in one
- * transaction under an advisory lock (two instances starting together migrate once), and the checks before touching a schema.
- */
+/** @module The PostgreSQL store's schema: forward-only migrations recorded in `switchboard_migrations`, run in one transaction under an advisory lock (two instances starting together migrate once), and the checks before touching a schema. */
 
 import { escapeIdentifier } from 'pg';
 import type { ClientBase } from 'pg';

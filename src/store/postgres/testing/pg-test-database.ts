@@ -1,7 +1,4 @@
-/**
- * @module The PostgreSQL the store tests run against: `SWITCHBOARD_TEST_PG_URL` (scripts/test-postgres.sh starts a
- * throwaway one), a fresh schema per test so runs never meet, and the reason the tests are skipped without it.
- */
+/** @module The PostgreSQL the store tests run against: `SWITCHBOARD_TEST_PG_URL` (scripts/test-postgres.sh starts a throwaway one), a fresh schema per test so runs never meet, and the reason the tests are skipped without it. */
 
 import { randomBytes } from 'node:crypto';
 
