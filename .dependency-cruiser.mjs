@@ -73,11 +73,16 @@ export const LAYERS = [
     rooms: [
       { name: 'sqlite store', globs: ['src/store/sqlite/*'], holds: 'QuestionStore and RunStore over better-sqlite3 (the default)' },
       { name: 'memory store', globs: ['src/store/memory/*'], holds: 'QuestionStore and RunStore in memory' },
+      {
+        name: 'postgres store',
+        globs: ['src/store/postgres/*'],
+        holds: 'QuestionStore and RunStore over PostgreSQL (pg, a connection pool) for several instances: each state change a compare-and-set in the database, migrations under an advisory lock',
+      },
     ],
   },
   {
     layer: 'store rows',
-    rooms: [{ name: 'store rows', globs: ['src/store/*'], holds: 'what both stores share: rows, filters, the store contract suites' }],
+    rooms: [{ name: 'store rows', globs: ['src/store/*'], holds: 'what every store shares: rows, filters, timestamps, the store errors, the store contract suites' }],
   },
   {
     layer: 'questions',

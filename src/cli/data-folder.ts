@@ -1,4 +1,4 @@
-/** @module The folder of what a gateway keeps on disk beside its store: the SQLite file's folder, or data/ next to the config with the memory store. */
+/** @module The folder of what a gateway keeps on disk beside its store: the SQLite file's folder, or data/ next to the config with the memory and PostgreSQL stores. */
 
 import { dirname, join } from 'node:path';
 

@@ -52,3 +52,33 @@ describe('formatCheckReport: eras', () => {
     assert.match(text, /old \(sse\): ok\n {2}era: {10}legacy \(initialize, sessions\)\n {2}revision: {5}2024-11-05\n/);
   });
 });
+
+describe('formatCheckReport: the store', () => {
+  const up = [{ name: 'a', transport: 'sse' as const, state: 'up' as const, protocolVersion: '2024-11-05', capabilities: {} }];
+
+  it('shows a PostgreSQL store after the upstreams: where, the server, the schema version', () => {
+    const text = formatCheckReport(up, {
+      type: 'postgres',
+      where: 'postgres://gw@db:5432/sb, schema public',
+      state: 'ok',
+      serverVersion: '15.18',
+      schemaVersion: 1,
+      latestSchemaVersion: 1,
+    });
+    assert.match(
+      text,
+      /\nstore \(postgres\): ok\n {2}database: {5}postgres:\/\/gw@db:5432\/sb, schema public\n {2}server: {7}PostgreSQL 15\.18\n {2}schema: {7}version 1\nAll 1 upstream OK\.\n$/,
+    );
+  });
+
+  it('says when the schema is still to be created or upgraded, and keeps memory short', () => {
+    assert.match(formatCheckReport(up, { type: 'sqlite', where: '/srv/data/switchboard.db', state: 'ok', latestSchemaVersion: 2 }), /schema: {7}not created yet \(serve creates version 2\)\n/);
+    assert.match(formatCheckReport(up, { type: 'sqlite', where: '/f.db', state: 'ok', schemaVersion: 1, latestSchemaVersion: 2 }), /schema: {7}version 1 \(serve upgrades it to 2\)\n/);
+    assert.match(formatCheckReport(up, { type: 'memory', state: 'ok' }), /store \(memory\): ok\n {2}kept: {9}nothing: questions and runs are lost when the gateway stops\n/);
+  });
+
+  it('a store that failed says why and is counted in the summary', () => {
+    const text = formatCheckReport(up, { type: 'postgres', where: 'postgres://gw@db/sb, schema public', state: 'failed', error: 'cannot connect: connection refused' });
+    assert.match(text, /store \(postgres\): FAILED\n {2}database: {5}postgres:\/\/gw@db\/sb, schema public\n {2}reason: {7}cannot connect: connection refused\nAll 1 upstream OK\. The store failed\.\n$/);
+  });
+});

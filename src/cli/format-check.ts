@@ -1,6 +1,7 @@
-/** @module Formats `switchboard check` results for a terminal: one block per upstream, then a summary line. */
+/** @module Formats `switchboard check` results for a terminal: one block per upstream, one for the store, then a summary line. */
 
 import type { UpstreamReport } from '../ports/host-contracts.js';
+import type { StoreReport } from '../store/store-report.js';
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -34,10 +35,37 @@ function formatOne(report: UpstreamReport): string[] {
   return lines;
 }
 
-/** The whole report, ending with a newline. */
-export function formatCheckReport(reports: UpstreamReport[]): string {
+function schemaLine(store: StoreReport): string | undefined {
+  const latest = store.latestSchemaVersion;
+  if (store.schemaVersion === undefined) return latest === undefined ? undefined : `not created yet (serve creates version ${latest})`;
+  if (latest !== undefined && store.schemaVersion < latest) return `version ${store.schemaVersion} (serve upgrades it to ${latest})`;
+  return `version ${store.schemaVersion}`;
+}
+
+function formatStore(store: StoreReport): string[] {
+  const ok = store.state === 'ok';
+  const lines = [`store (${store.type}): ${ok ? 'ok' : 'FAILED'}`];
+  const row = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(14)}${value}`);
+  if (store.type === 'memory') {
+    row('kept', 'nothing: questions and runs are lost when the gateway stops');
+    return lines;
+  }
+  if (store.where !== undefined) row(store.type === 'sqlite' ? 'file' : 'database', store.where);
+  if (!ok) {
+    row('reason', store.error ?? 'unknown error');
+    return lines;
+  }
+  if (store.serverVersion !== undefined) row('server', `PostgreSQL ${store.serverVersion}`);
+  const schema = schemaLine(store);
+  if (schema !== undefined) row('schema', schema);
+  return lines;
+}
+
+/** The whole report, ending with a newline; with `store`, its block comes after the upstreams'. */
+export function formatCheckReport(reports: UpstreamReport[], store?: StoreReport): string {
   const failed = reports.filter((r) => r.state !== 'up').length;
   const summary =
-    failed === 0 ? `All ${plural(reports.length, 'upstream')} OK.` : `${failed} of ${plural(reports.length, 'upstream')} failed.`;
-  return `${[...reports.flatMap(formatOne), summary].join('\n')}\n`;
+    (failed === 0 ? `All ${plural(reports.length, 'upstream')} OK.` : `${failed} of ${plural(reports.length, 'upstream')} failed.`) +
+    (store?.state === 'failed' ? ' The store failed.' : '');
+  return `${[...reports.flatMap(formatOne), ...(store === undefined ? [] : formatStore(store)), summary].join('\n')}\n`;
 }

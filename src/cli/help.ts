@@ -46,7 +46,9 @@ export const CHECK_HELP = `Usage: switchboard check [--config FILE]
 
 Connects to each configured upstream once and prints its transport, negotiated revision,
 capabilities and how many tools, resources, resource templates and prompts it offers,
-or why it failed. Exits 1 if any upstream failed.
+or why it failed. Then the store: its type, where it is (a PostgreSQL URL without its
+password), the server's version and the schema's, read without changing anything.
+Exits 1 if any upstream or the store failed.
 
 Options:
   -c, --config FILE   Config file (default: switchboard.yaml)

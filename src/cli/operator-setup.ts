@@ -20,6 +20,7 @@ import { createMetricsRoute } from '../edges/metrics-route.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
+import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
 import { dataFolder } from './data-folder.js';
@@ -29,8 +30,8 @@ export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 export interface OperatorSetup {
   desk: QuestionDesk;
   /**
-   * Composite runs, kept beside the questions: in the same SQLite file and connection (`store: sqlite`), or in
-   * memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
+   * Composite runs, kept beside the questions: in the same SQLite file and connection (`store: sqlite`), the same
+   * PostgreSQL schema and pool (`store: postgres`), or in memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
    */
   runs: RunStore;
   /** What the gateway counts; served at /metrics (behind the operator token) when the console is enabled. */
@@ -55,10 +56,22 @@ export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): 
   return `${hostname()} ${listen.host}:${listen.port} ${config.source ?? '(no config file)'}`;
 }
 
-async function openStore(config: NormalizedConfig, owner: string): Promise<{ store: QuestionStore; runs: RunStore; closeRuns: () => Promise<void> }> {
+async function openStore(config: NormalizedConfig, owner: string, logger: Logger): Promise<{ store: QuestionStore; runs: RunStore; closeRuns: () => Promise<void> }> {
   if (config.store.kind === 'memory') {
     const runs = new MemoryRunStore();
     return { store: new MemoryQuestionStore({ owner }), runs, closeRuns: () => runs.close() };
+  }
+  if (config.store.kind === 'postgres') {
+    const { url, poolSize, schema } = config.store;
+    try {
+      const onPoolError = (error: Error) => logger.log('warn', 'a pooled PostgreSQL connection failed; the next query opens another', { error: error.message });
+      const store = await openPostgresQuestionStore({ url, poolSize, schema, owner, onPoolError });
+      logger.log('info', 'question store: PostgreSQL', { ...store.settings() });
+      // The runs live on the question store's pool and close with it.
+      return { store, runs: store.runs, closeRuns: async () => undefined };
+    } catch (error) {
+      throw new CliError(`cannot open the question store (PostgreSQL, schema ${schema}): ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   try {
     const store = await openSqliteQuestionStore({ path: config.store.path, owner });
@@ -71,7 +84,7 @@ async function openStore(config: NormalizedConfig, owner: string): Promise<{ sto
   }
 }
 
-/** Where a generated token is kept: beside the SQLite file, or under data/ next to the config. */
+/** Where a generated token is kept: beside the SQLite file, or under data/ next to the config (memory and PostgreSQL stores). */
 function tokenFile(config: NormalizedConfig): string {
   const base = dataFolder(config);
   return join(base, 'operator-token');
@@ -109,9 +122,10 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
 export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
   const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
   const owner = instanceOwner(config, options.listen);
-  const { store, runs, closeRuns } = await openStore(config, owner);
-  // One gateway per store file (design 006): at start it abandons every question left open, whoever stamped it.
-  // The owner name is still stamped on each question, for the multi-instance store to come.
+  const { store, runs, closeRuns } = await openStore(config, owner, options.logger);
+  // One gateway per store (design 006; a PostgreSQL store too, until the cluster of issue 13 gives each instance its own
+  // share): at start it abandons every question left open, whoever stamped it. The owner name is still stamped on each
+  // question and run, for the multi-instance store to come.
   const desk = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined });
   await desk.start();
   // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.

@@ -34,7 +34,8 @@ export interface RunOfQuestion {
  * Rejections are `RunStoreError`s: `invalid-record` (a record that would not read back as itself: an unknown
  * state, a time not in `toISOString()` form, an output that is not JSON, a question already claimed by another run),
  * `duplicate` (create of an existing id), `unknown-run` (update of a run never created), `invalid-filter`,
- * `corrupt-record` (a stored run cannot be read back) and `closed`. A refused write changes nothing.
+ * `corrupt-record` (a stored run cannot be read back), `closed` and `unavailable` (a database server that cannot be reached
+ * or refuses us). A refused write changes nothing.
  */
 export interface RunStore {
   /** Records a new run (usually `running`, with its steps `pending`). */
@@ -54,7 +55,7 @@ export interface RunStore {
   abandonRunning(reason: string): Promise<number>;
 }
 
-export type RunStoreErrorCode = 'invalid-record' | 'corrupt-record' | 'invalid-filter' | 'duplicate' | 'unknown-run' | 'closed';
+export type RunStoreErrorCode = 'invalid-record' | 'corrupt-record' | 'invalid-filter' | 'duplicate' | 'unknown-run' | 'closed' | 'unavailable';
 
 export class RunStoreError extends LocalError {
   readonly code: RunStoreErrorCode;

@@ -16,6 +16,7 @@ import { problemsFromIssues } from './issue-problems.js';
 import type { ConfigProblem } from './issue-problems.js';
 import { normalizeConfig } from './normalize.js';
 import { configSchema } from './schema.js';
+import { storeUrlFromEnvironment } from './sections/store.js';
 import type { NormalizedConfig } from './types.js';
 import { lineOfPath, mapKeysInOrder } from './yaml-nodes.js';
 
@@ -151,7 +152,10 @@ export function parseConfigText(text: string, sourcePath: string, options: LoadO
     sources.composites = readCompositesFile(raw, main, sourcePath);
   }
 
-  const problems: ConfigProblem[] = expandConfigVariables(raw, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const problems: ConfigProblem[] = expandConfigVariables(raw, env);
+  const storeUrlProblem = storeUrlFromEnvironment(raw, env);
+  if (storeUrlProblem !== undefined) problems.push(storeUrlProblem);
   const result = configSchema.safeParse(raw);
   if (!result.success) problems.push(...problemsFromIssues(result.error.issues, raw, configSchema));
   if (!result.success || problems.length > 0) throw firstProblem(problems, sources, raw);

@@ -151,6 +151,13 @@ export function normalizeComposites(composites: ParsedConfigFile['composites'], 
   return names.map((name) => normalizeComposite(name, composites[name] as ParsedComposite));
 }
 
+function normalizeStore(store: ParsedConfigFile['store'], configDir: string): NormalizedConfig['store'] {
+  if (store.type === 'memory') return { kind: 'memory' };
+  // load fills in `url` from the environment, or reports its absence, before this runs.
+  if (store.type === 'postgres') return { kind: 'postgres', url: store.url ?? '', poolSize: store.poolSize, schema: store.schema };
+  return { kind: 'sqlite', path: resolve(configDir, store.path) };
+}
+
 export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeContext): NormalizedConfig {
   const configDir = dirname(context.source);
   const names = context.upstreamOrder.filter((name) => Object.hasOwn(parsed.upstreams, name));
@@ -177,7 +184,7 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     retry: { initialDelayMs: parsed.retry.initialDelay, maxDelayMs: parsed.retry.maxDelay },
     questions: { route: parsed.questions.route, timeoutMs: parsed.questions.timeout, sampling: parsed.questions.sampling, consent: parsed.questions.consent },
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
-    store: parsed.store.type === 'memory' ? { kind: 'memory' } : { kind: 'sqlite', path: resolve(configDir, parsed.store.path) },
+    store: normalizeStore(parsed.store, configDir),
     requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
     log: { format: parsed.log.format },
     composites: normalizeComposites(parsed.composites, context.compositeOrder),

@@ -10,8 +10,10 @@ import { LocalError } from '../core/errors/local.js';
  * - `duplicate`: a question with that id already exists.
  * - `unknown-question`: an audit line for a question the store does not hold.
  * - `closed`: the store was closed.
- * - `newer-schema`: the file was written by a newer Switchboard; it is left untouched.
- * - `not-a-store`: the file is some other application's database.
+ * - `newer-schema`: the file (or PostgreSQL schema) was written by a newer Switchboard; it is left untouched.
+ * - `not-a-store`: the file (or PostgreSQL schema) is some other application's database.
+ * - `unavailable`: the database server cannot be reached or refuses us (connection refused, wrong password, no such
+ *   database, the connection dropped); the message names the server without its password.
  */
 export type QuestionStoreErrorCode =
   | 'corrupt-record'
@@ -21,7 +23,8 @@ export type QuestionStoreErrorCode =
   | 'unknown-question'
   | 'closed'
   | 'newer-schema'
-  | 'not-a-store';
+  | 'not-a-store'
+  | 'unavailable';
 
 export class QuestionStoreError extends LocalError {
   override readonly code: QuestionStoreErrorCode;

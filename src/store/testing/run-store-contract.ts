@@ -28,8 +28,11 @@ async function rejectsWith(promise: Promise<unknown>, code: RunStoreErrorCode, m
   await assert.rejects(promise, { name: 'RunStoreError', code, ...(message ? { message } : {}) });
 }
 
-/** Registers the contract's tests under `name`; `makeHarness` gives each test a fresh, empty database. */
-export function runStoreContract(name: string, makeHarness: () => Promise<RunStoreHarness>): void {
+/**
+ * Registers the contract's tests under `name`; `makeHarness` gives each test a fresh, empty database. With `skip`, the
+ * suite is reported skipped with that reason (a store whose server is not there), never silently passed.
+ */
+export function runStoreContract(name: string, makeHarness: () => Promise<RunStoreHarness>, options: { skip?: string } = {}): void {
   function scenario(title: string, body: (context: Context) => Promise<void>): void {
     test(title, async () => {
       const harness = await makeHarness();
@@ -51,7 +54,7 @@ export function runStoreContract(name: string, makeHarness: () => Promise<RunSto
     });
   }
 
-  describe(`RunStore contract: ${name}`, () => {
+  describe(`RunStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     scenario('create then get returns the record exactly; an unknown id is undefined', async ({ open }) => {
       const store = await open();
       const run = makeRun();
