@@ -42,7 +42,8 @@ export function shownUrl(url: string): string {
   return parsed.toString();
 }
 
-function clientConfig(options: PoolOptions): ClientConfig {
+/** The settings of one connection to the store's server (the pool's, a first connection's, the change listener's). */
+export function clientConfig(options: PoolOptions): ClientConfig {
   return {
     connectionString: options.url,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,

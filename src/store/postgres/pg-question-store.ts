@@ -23,6 +23,7 @@ import { latestVersion, migrate } from './pg-schema.js';
 import type { Tables } from './pg-sql.js';
 import { inTransaction, isoText, placeholders, selectList, tablesOf } from './pg-sql.js';
 import { PostgresRunStore } from './pg-run-store.js';
+import { PgChangeListener } from './pg-changes.js';
 
 /** The schema the store's tables live in unless told otherwise. */
 export const DEFAULT_SCHEMA = 'public';
@@ -70,7 +71,7 @@ export async function openPostgresQuestionStore(options: PostgresQuestionStoreOp
   });
   const pool = createPool(options);
   const settings: PostgresStoreSettings = { url, schema, schemaVersion: latestVersion(), serverVersion, poolSize: options.poolSize ?? DEFAULT_POOL_SIZE };
-  return new PostgresQuestionStore(pool, tablesOf(schema), settings, options.owner, options.now ?? systemClock.date);
+  return new PostgresQuestionStore(pool, tablesOf(schema), settings, options.owner, options.now ?? systemClock.date, options);
 }
 
 export class PostgresQuestionStore implements QuestionStore {
@@ -83,9 +84,14 @@ export class PostgresQuestionStore implements QuestionStore {
   private closed = false;
   /** The composite runs kept in the same schema, on this pool (closed with it). */
   readonly runs: PostgresRunStore;
+  /** How to reach the server for a connection of its own (the change listener); absent: no changes are heard. */
+  #connection: PoolOptions | undefined;
+  #listeners = new Set<(id: string) => void>();
+  #listener: PgChangeListener | undefined;
 
   /** Use `openPostgresQuestionStore`. */
-  constructor(pool: Pool, tables: Tables, settings: PostgresStoreSettings, owner: string | undefined, now: () => Date) {
+  constructor(pool: Pool, tables: Tables, settings: PostgresStoreSettings, owner: string | undefined, now: () => Date, connection?: PoolOptions) {
+    this.#connection = connection;
     this.pool = pool;
     this.tables = tables;
     this.info = settings;
@@ -146,6 +152,19 @@ export class PostgresQuestionStore implements QuestionStore {
         return (await this.updateIfIn(client, plan.next, transition.from, plan.audit)) ? plan.record : undefined;
       });
     });
+  }
+
+  /** Questions created or changed by any writer of this schema, this one included, heard over LISTEN/NOTIFY (ids only). */
+  changes(listener: (id: string) => void): () => void {
+    // Each subscription is its own entry, so one listener given twice is told twice, and removed once each.
+    const entry = (id: string) => listener(id);
+    this.#listeners.add(entry);
+    if (!this.#listener && this.#connection && !this.closed) {
+      this.#listener = new PgChangeListener(this.#connection, this.info.schema, (id) => {
+        for (const heard of this.#listeners) heard(id);
+      });
+    }
+    return () => this.#listeners.delete(entry);
   }
 
   async audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
@@ -209,6 +228,8 @@ export class PostgresQuestionStore implements QuestionStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.#listeners.clear();
+    await this.#listener?.close();
     await this.pool.end();
   }
 

@@ -86,6 +86,15 @@ export const MIGRATIONS: readonly Migration[] = [
         step_id text NOT NULL
       );
       CREATE INDEX run_questions_by_run ON run_questions (run_id);
+      -- Every instance sharing the schema hears of each question created or changed, by id only, once the writing
+      -- transaction commits (changeChannel in pg-changes.ts names the channel the same way).
+      CREATE FUNCTION question_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        PERFORM pg_notify('sbq_' || left(md5(TG_TABLE_SCHEMA), 16), NEW.id);
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER questions_changed AFTER INSERT OR UPDATE ON questions FOR EACH ROW EXECUTE FUNCTION question_changed();
     `,
   },
 ];

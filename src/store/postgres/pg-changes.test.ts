@@ -1,0 +1,134 @@
+/**
+ * @module Two gateway instances on one PostgreSQL hear each other's writes (LISTEN/NOTIFY, ids only), go on hearing after
+ * their listening connection is cut, and two desks on them carry an operator's answer from one instance to the call
+ * waiting on the other.
+ */
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { silentLogger } from '../../core/log.js';
+import { eventually } from '../../core/testing/deadlines.js';
+import type { Transition } from '../../questions/question.js';
+import { QuestionDesk } from '../../questions/desk.js';
+import { FakeAsker, fakeHost } from '../../questions/testing/desk-fakes.js';
+import { checkOperatorAnswer } from '../../translation/answers/answer-check.js';
+import { makeQuestion } from '../testing/question-fixtures.js';
+import type { PostgresQuestionStore } from './pg-question-store.js';
+import { openPostgresQuestionStore } from './pg-question-store.js';
+import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
+
+const created = { actor: 'gateway', action: 'created' } as const;
+const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
+
+/** The test server's URL with an application name of its own, so a test can find its connections. */
+function urlNamed(name: string): string {
+  const url = new URL(requireTestPgUrl());
+  url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
+/** Resolves once `heard` gets what `writer` writes: LISTEN runs on a connection of its own, and a write before it is not heard. */
+async function listening(writer: PostgresQuestionStore, heard: string[], who: string): Promise<void> {
+  await eventually(async () => {
+    const probe = makeQuestion();
+    await writer.create(probe, created);
+    return heard.includes(probe.id);
+  }, `${who} listening`);
+}
+
+async function withTwoInstances(body: (a: PostgresQuestionStore, b: PostgresQuestionStore, names: { a: string; b: string }) => Promise<void>): Promise<void> {
+  const { schema, dispose } = freshSchema();
+  const names = { a: `sb-changes-a-${process.pid}`, b: `sb-changes-b-${process.pid}` };
+  const a = await openPostgresQuestionStore({ url: urlNamed(names.a), schema, owner: 'gw-a', poolSize: 3 });
+  const b = await openPostgresQuestionStore({ url: urlNamed(names.b), schema, owner: 'gw-b', poolSize: 3 });
+  try {
+    await body(a, b, names);
+  } finally {
+    await a.close();
+    await b.close();
+    await dispose();
+  }
+}
+
+describe('PostgreSQL store: change notifications between instances', { skip: pgSkipReason ?? false }, () => {
+  test('each instance hears the questions the other creates and changes, by id, once the write commits', async () => {
+    await withTwoInstances(async (a, b) => {
+      const heardByB: string[] = [];
+      const heardByA: string[] = [];
+      const stopB = b.changes((id) => heardByB.push(id));
+      a.changes((id) => heardByA.push(id));
+      await listening(a, heardByB, 'B');
+      await listening(b, heardByA, 'A');
+      const question = makeQuestion();
+      await a.create(question, created);
+      await eventually(() => heardByB.includes(question.id), 'B hears the creation');
+      await b.transition(question.id, deliver);
+      await eventually(() => heardByA.filter((id) => id === question.id).length >= 2, 'A hears the creation and B\'s change');
+      stopB();
+      const later = makeQuestion();
+      await a.create(later, created);
+      await eventually(() => heardByA.includes(later.id), 'A hears its own write too');
+      assert.equal(heardByB.includes(later.id), false, 'after unsubscribing, B is told nothing');
+    });
+  });
+
+  test('a listening connection that is cut is made again: later writes are heard', async () => {
+    await withTwoInstances(async (a, b, names) => {
+      const heard: string[] = [];
+      b.changes((id) => heard.push(id));
+      await listening(a, heard, 'B');
+      const cut = await withTestClient(async (client) => {
+        const { rows } = await client.query<{ cut: boolean }>(
+          "SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
+          [names.b],
+        );
+        return rows.length;
+      });
+      assert.equal(cut, 1, 'the listening connection was found and cut');
+      await eventually(async () => {
+        const probe = makeQuestion();
+        await a.create(probe, created);
+        return heard.includes(probe.id);
+      }, 'B hears again on a new connection');
+    });
+  });
+
+  test('two desks on one database: an operator answers on B, the call waiting on A gets the answer, written once', async () => {
+    await withTwoInstances(async (a, b) => {
+      const deskA = new QuestionDesk({ store: a, logger: silentLogger, operatorAvailable: true, owner: 'gw-a', recheckMs: 200 });
+      const deskB = new QuestionDesk({ store: b, logger: silentLogger, operatorAvailable: true, owner: 'gw-b', recheckMs: 200 });
+      const host = fakeHost();
+      const asker = new FakeAsker();
+      const params = { message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] } };
+      try {
+        const opened = await deskA.open({
+          method: 'elicitation/create',
+          params,
+          origin: { upstream: 'desk', hostSessionId: host.id, hostRevision: '2025-06-18', upstreamRevision: '2025-06-18' },
+          route: 'both',
+          timeoutMs: 60_000,
+          hostParams: params,
+          delivery: { via: 'request' },
+          asker,
+          upstreamId: 41,
+          seat: deskA.seat(host),
+          callId: 7,
+          paused: [7],
+          relatedRequestId: 'call-1',
+          asked: { requestedSchema: params.requestedSchema, upstreamSchema: undefined },
+          checkOperatorAnswer: (answer) => checkOperatorAnswer('elicitation/create', params, '2025-06-18', answer),
+        });
+        assert.ok(opened);
+        const answered = await deskB.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-9' } }, 'bob');
+        assert.equal(answered.ok, true);
+        await eventually(() => asker.replies.length > 0, 'A relays the answer given on B');
+        assert.deepEqual(asker.replies, [{ id: 41, result: { action: 'accept', content: { ticket: 'CHG-9' } }, answeredBy: 'the operator bob' }]);
+        assert.deepEqual((await a.auditTrail(opened.record.id)).map((line) => line.action), ['created', 'delivered', 'answered']);
+      } finally {
+        await deskA.close();
+        await deskB.close();
+      }
+    });
+  });
+});
