@@ -5,17 +5,14 @@
  * Run: `node --import tsx bench/trace-parked.ts` (prints JSON; `--files` lists the files with their call counts).
  */
 
-import { Session } from 'node:inspector/promises';
-import { fileURLToPath } from 'node:url';
-
 import { createGateway } from '../src/app/gateway.js';
 import { silentLogger } from '../src/core/log.js';
 import { fakeUpstreamFactory } from '../src/upstream/testing/fake-upstream.js';
 import { config, spec } from '../src/app/testing/gateway-doubles.js';
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../src/protocol/jsonrpc.js';
 import { parseRequestEnvelope } from '../src/protocol/request-envelope.js';
+import { countCalls, printBreakdown, startCoverage } from './coverage-count.js';
 
-const SRC = new URL('../src/', import.meta.url).href;
 const FORM = { type: 'object', properties: { confirm: { type: 'boolean' }, ticket: { type: 'string' } }, required: ['confirm', 'ticket'] };
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -23,11 +20,8 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientInfo': { name: 'trace-host', version: '1' },
 };
 
-// Coverage is on before the warm-up, so every function gets its call counter (see trace-elicitation.ts).
-const inspector = new Session();
-inspector.connect();
-await inspector.post('Profiler.enable');
-await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+// Coverage is on before the warm-up, so every function has its call counter (see coverage-count.ts).
+const coverage = await startCoverage();
 
 const up = fakeUpstreamFactory({
   restart: async (_call, server) => {
@@ -64,39 +58,15 @@ async function parkedCall(between?: () => Promise<void>): Promise<void> {
 
 await parkedCall(); // warm-up: the session and its upstream session open, modules load, caches fill
 
-type Coverage = Awaited<ReturnType<typeof takeCoverage>>;
-async function takeCoverage() {
-  return (await inspector.post('Profiler.takePreciseCoverage')).result; // and resets the counters
-}
-await takeCoverage();
-let parking: Coverage = [];
+await coverage.take(); // resets the counters
+let parking: Awaited<ReturnType<typeof coverage.take>> = [];
 await parkedCall(async () => {
-  parking = await takeCoverage();
+  parking = await coverage.take();
 });
-const resuming = await takeCoverage();
-await inspector.post('Profiler.stopPreciseCoverage');
-inspector.disconnect();
+const resuming = await coverage.take();
+await coverage.stop();
 
-const files = new Map<string, number>();
-const requests: { calls: number; functions: number; files: number }[] = [];
-for (const result of [parking, resuming]) {
-  const counted = { calls: 0, functions: 0, files: 0 };
-  for (const script of result) {
-    if (!script.url.startsWith(SRC) || script.url.includes('/testing/')) continue;
-    // `__name` is the helper tsx (esbuild) adds to keep the names of functions declared inside functions: not our code.
-    const called = script.functions
-      .filter((fn) => fn.functionName !== '__name' && (fn.functionName !== '' || fn.ranges[0]?.startOffset !== 0))
-      .filter((fn) => (fn.ranges[0]?.count ?? 0) > 0);
-    if (called.length === 0) continue;
-    const count = called.reduce((sum, fn) => sum + (fn.ranges[0]?.count ?? 0), 0);
-    const file = fileURLToPath(script.url).slice(fileURLToPath(SRC).length);
-    files.set(file, (files.get(file) ?? 0) + count);
-    counted.calls += count;
-    counted.functions += called.length;
-    counted.files += 1;
-  }
-  requests.push(counted);
-}
-console.log(JSON.stringify({ path: '2026-07-28 host, per-session legacy upstream asking mid-call: the parked request, then the retry', requests }));
-if (process.argv.includes('--files')) for (const [file, count] of [...files].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(5)}  ${file}`);
+const counted = countCalls([parking, resuming]);
+console.log(JSON.stringify({ path: '2026-07-28 host, per-session legacy upstream asking mid-call: the parked request, then the retry', requests: counted.parts }));
+printBreakdown(counted, process.argv);
 await gateway.close();

@@ -21,7 +21,7 @@ import { HostSeat } from './held-question.js';
 import type { OpenRequest, RelayRequest } from './open-request.js';
 import { heldFrom } from './open-request.js';
 import type { DeskHost } from './question-route.js';
-import type { Outcome } from './settle-table.js';
+import type { Outcome, Settlement } from './settle-table.js';
 import { effectsOf } from './settle-table.js';
 import { act } from './settle-acts.js';
 import { answerElsewhere } from './answer-elsewhere.js';
@@ -225,12 +225,14 @@ export class QuestionDesk implements OperatorDesk {
     const held = this.#held.get(id);
     if (!held) return false;
     this.#release(held);
-    const won = held.recorded && effectsOf(outcome).writes !== false ? await this.#record(held, outcome) : outcome;
+    const effects = effectsOf(outcome);
+    const settlement = effects.record(outcome, held);
+    const won = held.recorded && effects.writes !== false ? await this.#record(held, outcome, settlement) : outcome;
     if (won === undefined) return false;
     // Written elsewhere: the operators of this desk see the change too.
     if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });
     try {
-      act(held, won, effectsOf(won).record(won, held), this.#logger);
+      act(held, won, won === outcome ? settlement : effectsOf(won).record(won, held), this.#logger);
     } catch (error) {
       this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
     }
@@ -243,9 +245,8 @@ export class QuestionDesk implements OperatorDesk {
    * store settled it first, what that writer recorded (this instance holds the call, so it carries that out);
    * undefined when there is nothing to act on.
    */
-  async #record(held: HeldQuestion, outcome: Outcome): Promise<Outcome | undefined> {
+  async #record(held: HeldQuestion, outcome: Outcome, settlement: Settlement): Promise<Outcome | undefined> {
     const id = held.id;
-    const settlement = effectsOf(outcome).record(outcome, held);
     this.#watch?.ownWrite(id);
     try {
       if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });

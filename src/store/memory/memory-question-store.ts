@@ -54,6 +54,7 @@ export class MemoryQuestionStore implements QuestionStore {
 
   constructor(options: MemoryQuestionStoreOptions = {}) {
     this.db = options.database ?? createMemoryQuestionDatabase();
+    if (options.database) this.changes = (listener) => this.#listen(listener);
     this.owner = options.owner;
     this.now = options.now ?? systemClock.date;
   }
@@ -69,7 +70,7 @@ export class MemoryQuestionStore implements QuestionStore {
     }
     this.db.questions.set(kept.id, { seq: this.db.nextSeq++, owner: this.owner, record: kept });
     this.db.audit.set(kept.id, trail);
-    this.#told(kept.id);
+    if (this.db.listeners.size > 0) this.#told(kept.id);
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {
@@ -82,11 +83,17 @@ export class MemoryQuestionStore implements QuestionStore {
     const line = keptAuditEntry(transition.audit, id, at);
     held.record = next;
     this.db.audit.get(id)?.push(line);
-    this.#told(id);
+    if (this.db.listeners.size > 0) this.#told(id);
     return structuredClone(next);
   }
 
-  changes(listener: (id: string) => void): () => void {
+  /**
+   * Present only on a store given tables to share (`database`): other stores may write there, as other instances
+   * would; a store with tables of its own has no other writer to hear of.
+   */
+  readonly changes?: (listener: (id: string) => void) => () => void;
+
+  #listen(listener: (id: string) => void): () => void {
     // Each subscription is its own entry, so one listener given twice is told twice, and removed once each.
     const entry = (id: string) => listener(id);
     this.db.listeners.add(entry);
@@ -135,7 +142,7 @@ export class MemoryQuestionStore implements QuestionStore {
     for (const { held, next, line } of changes) {
       held.record = next;
       this.db.audit.get(next.id)?.push(line);
-      this.#told(next.id);
+      if (this.db.listeners.size > 0) this.#told(next.id);
     }
     return changes.length;
   }
