@@ -7,11 +7,10 @@ import { silentLogger } from '../core/log.js';
 import { eventually } from '../core/testing/deadlines.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { createMemoryQuestionDatabase, MemoryQuestionStore } from '../store/memory/memory-question-store.js';
-import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
 import { QuestionDesk } from './desk.js';
 import type { OpenRequest } from './open-request.js';
 import type { QuestionStore } from './question-store.js';
-import { FakeAsker, fakeHost } from './testing/desk-fakes.js';
+import { FakeAsker, fakeHost, formQuestion } from './testing/desk-fakes.js';
 
 const SCHEMA = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
 const SECRET = { type: 'object', properties: { password: { type: 'string', format: 'password' } }, required: ['password'] };
@@ -25,27 +24,7 @@ function twoInstances(options: { storeA?: (database: ReturnType<typeof createMem
   const host = fakeHost();
   const seat = a.seat(host);
   const asker = new FakeAsker();
-  const ask = (schema: JsonObject = SCHEMA, overrides: Partial<OpenRequest> = {}): OpenRequest => {
-    const params = { message: 'Ticket?', requestedSchema: schema };
-    return {
-      method: 'elicitation/create',
-      params,
-      origin: { upstream: 'desk', hostSessionId: host.id, hostRevision: '2025-06-18', upstreamRevision: '2025-06-18' },
-      route: 'both',
-      timeoutMs: 60_000,
-      hostParams: params,
-      delivery: { via: 'request' },
-      asker,
-      upstreamId: 41,
-      seat,
-      callId: 7,
-      paused: [7],
-      relatedRequestId: 'call-1',
-      asked: { requestedSchema: schema, upstreamSchema: undefined },
-      checkOperatorAnswer: (answer) => checkOperatorAnswer('elicitation/create', params, '2025-06-18', answer),
-      ...overrides,
-    };
-  };
+  const ask = (schema: JsonObject = SCHEMA, overrides: Partial<OpenRequest> = {}): OpenRequest => formQuestion(seat, asker, schema, overrides);
   const close = async () => {
     await a.close();
     await b.close();

@@ -11,8 +11,7 @@ import { silentLogger } from '../../core/log.js';
 import { eventually } from '../../core/testing/deadlines.js';
 import type { Transition } from '../../questions/question.js';
 import { QuestionDesk } from '../../questions/desk.js';
-import { FakeAsker, fakeHost } from '../../questions/testing/desk-fakes.js';
-import { checkOperatorAnswer } from '../../translation/answers/answer-check.js';
+import { FakeAsker, fakeHost, formQuestion } from '../../questions/testing/desk-fakes.js';
 import { makeQuestion } from '../testing/question-fixtures.js';
 import type { PostgresQuestionStore } from './pg-question-store.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
@@ -100,25 +99,9 @@ describe('PostgreSQL store: change notifications between instances', { skip: pgS
       const deskB = new QuestionDesk({ store: b, logger: silentLogger, operatorAvailable: true, owner: 'gw-b', recheckMs: 200 });
       const host = fakeHost();
       const asker = new FakeAsker();
-      const params = { message: 'Ticket?', requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] } };
+      const schema = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
       try {
-        const opened = await deskA.open({
-          method: 'elicitation/create',
-          params,
-          origin: { upstream: 'desk', hostSessionId: host.id, hostRevision: '2025-06-18', upstreamRevision: '2025-06-18' },
-          route: 'both',
-          timeoutMs: 60_000,
-          hostParams: params,
-          delivery: { via: 'request' },
-          asker,
-          upstreamId: 41,
-          seat: deskA.seat(host),
-          callId: 7,
-          paused: [7],
-          relatedRequestId: 'call-1',
-          asked: { requestedSchema: params.requestedSchema, upstreamSchema: undefined },
-          checkOperatorAnswer: (answer) => checkOperatorAnswer('elicitation/create', params, '2025-06-18', answer),
-        });
+        const opened = await deskA.open(formQuestion(deskA.seat(host), asker, schema));
         assert.ok(opened);
         const answered = await deskB.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-9' } }, 'bob');
         assert.equal(answered.ok, true);
