@@ -10,7 +10,8 @@ import { parseConfigText } from '../config/load.js';
 import { silentLogger } from '../core/log.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl } from '../store/postgres/testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from '../store/postgres/testing/pg-test-database.js';
+import { eventually } from '../core/testing/deadlines.js';
 import { makeQuestion } from '../store/testing/question-fixtures.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { makeRun } from '../store/testing/run-fixtures.js';
@@ -60,19 +61,62 @@ test('with the memory store, runs are kept in memory', async () => {
   }
 });
 
-test('with the PostgreSQL store, questions and runs live in its schema; what a previous run left open is settled at start', { skip: pgSkipReason ?? false }, async () => {
-  const { schema, dispose } = freshSchema();
-  const earlier = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema });
-  const left = makeRun();
-  const open = makeQuestion();
-  await earlier.runs.create(left);
-  await earlier.create(open, { actor: 'gateway', action: 'created' });
-  await earlier.close();
+/** A config on PostgreSQL schema `schema` as gateway instance `id` (its connections named `application`, when given). */
+function pgConfig(schema: string, id: string, options: { application?: string; deadAfter?: string } = {}) {
+  const url = new URL(requireTestPgUrl());
+  if (options.application) url.searchParams.set('application_name', options.application);
+  const cluster = `cluster:\n  id: ${id}\n${options.deadAfter ? `  deadAfter: ${options.deadAfter}\n` : ''}`;
+  const text = `upstreams:\n  desk:\n    command: node\nconsole:\n  token: ${TOKEN}\nstore:\n  type: postgres\n  url: "${url.toString()}"\n  schema: ${schema}\n  poolSize: 2\n${cluster}`;
+  return parseConfigText(text, join(dir, 'switchboard.yaml'), { env: {} });
+}
 
-  const setup = await setUpOperator(config(`  type: postgres\n  url: "${requireTestPgUrl()}"\n  schema: ${schema}\n  poolSize: 2`), { env: {}, listen, logger: silentLogger });
+test('with the PostgreSQL store, a gateway whose connections die (as kill -9 leaves them) is found dead by another: its open questions and running runs are abandoned, naming it', { skip: pgSkipReason ?? false }, async () => {
+  const { schema, dispose } = freshSchema();
+  const doomedApp = `sb-setup-doomed-${process.pid}`;
+  const doomed = await setUpOperator(pgConfig(schema, 'gw-doomed', { application: doomedApp, deadAfter: '300ms' }), { env: {}, listen, logger: silentLogger });
+  const survivor = await setUpOperator(pgConfig(schema, 'gw-survivor', { deadAfter: '300ms' }), { env: {}, listen, logger: silentLogger });
+  try {
+    const writer = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-doomed' });
+    const open = makeQuestion();
+    const run = makeRun();
+    await writer.create(open, { actor: 'gateway', action: 'created' });
+    await writer.runs.create(run);
+    await writer.close();
+    await withTestClient((client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [doomedApp]));
+    await eventually(async () => (await survivor.desk.get(open.id))?.question.state === 'abandoned', 'the survivor abandons the dead instance\'s question');
+    const trail = (await survivor.desk.get(open.id))?.audit ?? [];
+    assert.match(JSON.stringify(trail.at(-1)), /gateway instance gw-doomed died/);
+    await eventually(async () => (await survivor.runs.get(run.id))?.state === 'failed', 'and its run');
+  } finally {
+    await doomed.close().catch(() => undefined);
+    await survivor.close();
+    await dispose();
+  }
+});
+
+test('with the PostgreSQL store, questions and runs live in its schema; what this instance left open is settled at start, another instance\'s is not', { skip: pgSkipReason ?? false }, async () => {
+  const { schema, dispose } = freshSchema();
+  const earlier = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-1' });
+  const other = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-2' });
+  const left = makeRun();
+  const othersRun = makeRun();
+  const open = makeQuestion();
+  const othersOpen = makeQuestion();
+  await earlier.runs.create(left);
+  await other.runs.create(othersRun);
+  await earlier.create(open, { actor: 'gateway', action: 'created' });
+  await other.create(othersOpen, { actor: 'gateway', action: 'created' });
+  await earlier.close();
+  await other.close();
+
+  const setup = await setUpOperator(pgConfig(schema, 'gw-1'), { env: {}, listen, logger: silentLogger });
   try {
     assert.equal((await setup.runs.get(left.id))?.state, 'failed');
-    assert.equal((await setup.desk.get(open.id))?.question.state, 'abandoned');
+    assert.equal((await setup.desk.get(open.id))?.question.state, 'abandoned', 'its own, from its previous run');
+    assert.equal((await setup.desk.get(othersOpen.id))?.question.state, 'pending', 'instance gw-2\'s question is gw-2\'s to settle');
+    assert.equal((await setup.runs.get(othersRun.id))?.state, 'running', 'and so is its run');
+    // A second live gateway cannot take the same id.
+    await assert.rejects(setUpOperator(pgConfig(schema, 'gw-1'), { env: {}, listen, logger: silentLogger }), /instance id gw-1 is held by a live gateway/);
   } finally {
     await setup.close();
     await dispose();

@@ -23,6 +23,8 @@ import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
+import type { ClusterMember } from './cluster-member.js';
+import { joinCluster } from './cluster-member.js';
 import { dataFolder } from './data-folder.js';
 
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
@@ -121,16 +123,25 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
 
 export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
   const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
-  const owner = instanceOwner(config, options.listen);
+  const owner = config.cluster.id ?? instanceOwner(config, options.listen);
   const { store, runs, closeRuns } = await openStore(config, owner, options.logger);
-  // One gateway per store (design 006; a PostgreSQL store too, until the cluster of issue 13 gives each instance its own
-  // share): at start it abandons every question left open, whoever stamped it. The owner name is still stamped on each
-  // question and run, for the multi-instance store to come.
-  const desk = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined });
+  // On PostgreSQL this gateway is one of several instances (design 013): it joins under its id, abandons at start only
+  // the questions it left open itself, and sweeps for instances that died. SQLite and memory have one gateway per
+  // store (design 006): at start it abandons every question left open, whoever stamped it.
+  let member: ClusterMember | undefined;
+  if (config.store.kind === 'postgres') {
+    try {
+      member = await joinCluster(config, owner, { store, runs }, options.logger);
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+  }
+  const desk = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined, ...(member ? { owner: member.id } : {}) });
   await desk.start();
   // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.
   try {
-    const abandonedRuns = await runs.abandonRunning('the gateway stopped during the run');
+    const abandonedRuns = await runs.abandonRunning('the gateway stopped during the run', member?.id);
     if (abandonedRuns > 0) options.logger.log('warn', 'composite runs left running by a previous process were marked failed', { runs: abandonedRuns });
   } catch (error) {
     options.logger.log('error', 'could not mark the composite runs left running as failed', { error: error instanceof Error ? error.message : String(error) });
@@ -152,6 +163,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
       unsubscribe();
       operatorRoutes?.close();
       await desk.close();
+      await member?.close();
       await closeRuns();
       await store.close();
     },

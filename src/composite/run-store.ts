@@ -50,9 +50,10 @@ export interface RunStore {
   /**
    * At start: every run still `running` belonged to a process that stopped. Each becomes `failed`, finished now,
    * with `reason` as its summary; its running steps become `aborted` and its pending ones `skipped`, both with
-   * `reason`. Resolves how many runs it changed.
+   * `reason`. Resolves how many runs it changed. With `owner`, only the runs that gateway instance created: the
+   * PostgreSQL store (shared by several instances) keeps the owner; the single-gateway stores keep none and take all.
    */
-  abandonRunning(reason: string): Promise<number>;
+  abandonRunning(reason: string, owner?: string): Promise<number>;
 }
 
 export type RunStoreErrorCode = 'invalid-record' | 'corrupt-record' | 'invalid-filter' | 'duplicate' | 'unknown-run' | 'closed' | 'unavailable';

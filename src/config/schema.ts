@@ -11,6 +11,7 @@ import { namingSchema } from './sections/naming.js';
 import { questionsSchema } from './sections/questions.js';
 import { requestStateSchema } from './sections/request-state.js';
 import { retrySchema } from './sections/retry.js';
+import { clusterSchema } from './sections/cluster.js';
 import { storeSchema } from './sections/store.js';
 import { upstreamsSchema } from './sections/upstreams.js';
 
@@ -28,6 +29,7 @@ export const configSchema = z
     questions: questionsSchema.prefault({}),
     console: consoleSchema.prefault({}),
     store: storeSchema.prefault({}),
+    cluster: clusterSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),
     log: logSchema.prefault({}),
     composites: compositesSchema.optional(),

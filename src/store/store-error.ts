@@ -14,6 +14,7 @@ import { LocalError } from '../core/errors/local.js';
  * - `not-a-store`: the file (or PostgreSQL schema) is some other application's database.
  * - `unavailable`: the database server cannot be reached or refuses us (connection refused, wrong password, no such
  *   database, the connection dropped); the message names the server without its password.
+ * - `instance-taken`: another live gateway holds the instance id this one tried to join under (PostgreSQL).
  */
 export type QuestionStoreErrorCode =
   | 'corrupt-record'
@@ -24,7 +25,8 @@ export type QuestionStoreErrorCode =
   | 'closed'
   | 'newer-schema'
   | 'not-a-store'
-  | 'unavailable';
+  | 'unavailable'
+  | 'instance-taken';
 
 export class QuestionStoreError extends LocalError {
   override readonly code: QuestionStoreErrorCode;

@@ -105,11 +105,12 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async abandonRunning(reason: string): Promise<number> {
+  async abandonRunning(reason: string, owner?: string): Promise<number> {
     return this.guard('invalid-record', async () => {
       const at = stamp(this.now);
       return inTransaction(this.pool, async (client) => {
-        const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running' ORDER BY seq FOR UPDATE`);
+        const mine = owner === undefined ? '' : ' AND owner = $1';
+        const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running'${mine} ORDER BY seq FOR UPDATE`, owner === undefined ? [] : [owner]);
         for (const row of rows) {
           const next = encodeRun(abandonedRun(decodeRun(row), reason, at));
           await client.query(this.sql.update, [next.id, ...UPDATED_COLUMNS.map((column) => next[column])]);

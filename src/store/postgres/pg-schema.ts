@@ -95,6 +95,15 @@ export const MIGRATIONS: readonly Migration[] = [
       END
       $fn$;
       CREATE TRIGGER questions_changed AFTER INSERT OR UPDATE ON questions FOR EACH ROW EXECUTE FUNCTION question_changed();
+      -- The gateway instances sharing the schema (pg-instances.ts): each holds an advisory lock on its id for its life.
+      CREATE TABLE instances (
+        id text PRIMARY KEY,
+        state text NOT NULL,
+        started_at timestamptz NOT NULL,
+        heartbeat_at timestamptz NOT NULL,
+        ended_at timestamptz,
+        ended_by text
+      );
     `,
   },
 ];

@@ -10,6 +10,7 @@ export interface Tables {
   audit: string;
   runs: string;
   runQuestions: string;
+  instances: string;
   migrations: string;
 }
 
@@ -24,6 +25,7 @@ export function tablesOf(schema: string): Tables {
     audit: qualified('audit'),
     runs: qualified('runs'),
     runQuestions: qualified('run_questions'),
+    instances: qualified('instances'),
     migrations: qualified(MIGRATIONS_TABLE),
   };
 }

@@ -1,0 +1,57 @@
+/**
+ * @module `serve` as one of several gateway instances on a PostgreSQL store: it joins under its id, and sweeps now and
+ * then for instances that died, abandoning their open questions and running composite runs (the audit naming it).
+ */
+
+import type { Logger } from '../core/log.js';
+import type { NormalizedConfig } from '../config/types.js';
+import type { QuestionStore } from '../questions/question-store.js';
+import type { RunStore } from '../composite/run-store.js';
+import type { PgInstance } from '../store/postgres/pg-instances.js';
+import { joinInstances } from '../store/postgres/pg-instances.js';
+import { CliError } from './cli-io.js';
+
+export interface ClusterMember {
+  readonly id: string;
+  /** Stops sweeping and leaves (recorded `left`). */
+  close(): Promise<void>;
+}
+
+/** Joins the instances of the configured PostgreSQL store as `id`, and sweeps every third of `cluster.deadAfter`. */
+export async function joinCluster(config: NormalizedConfig, id: string, stores: { store: QuestionStore; runs: RunStore }, logger: Logger): Promise<ClusterMember> {
+  if (config.store.kind !== 'postgres') throw new Error('joinCluster needs a PostgreSQL store');
+  const { url, schema } = config.store;
+  const { deadAfterMs } = config.cluster;
+  let instance: PgInstance;
+  try {
+    instance = await joinInstances({ url, schema, id, deadAfterMs, onError: (error) => logger.log('warn', 'the instance heartbeat failed; the next one tries again', { error: String(error) }) });
+  } catch (error) {
+    throw new CliError(`cannot join the gateway instances of the PostgreSQL store: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  logger.log('info', 'joined the gateway instances of the store', { instance: id, deadAfterMs });
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = async (): Promise<void> => {
+    try {
+      for (const dead of await instance.sweep()) {
+        const why = `gateway instance ${dead} died (silent for more than ${deadAfterMs} ms, its connection gone)`;
+        const questions = await stores.store.abandonOpen(why, dead);
+        const runs = await stores.runs.abandonRunning(why, dead);
+        logger.log('warn', 'a gateway instance died: its open questions and running composite runs are abandoned', { instance: dead, questions, runs });
+      }
+    } catch (error) {
+      logger.log('warn', 'the sweep for dead gateway instances failed; the next one tries again', { error: String(error) });
+    }
+  };
+  const timer = setInterval(() => {
+    sweeping = sweeping.then(sweep);
+  }, Math.max(100, Math.floor(deadAfterMs / 3)));
+  timer.unref();
+  return {
+    id,
+    async close() {
+      clearInterval(timer);
+      await sweeping;
+      await instance.leave();
+    },
+  };
+}

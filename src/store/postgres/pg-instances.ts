@@ -1,0 +1,132 @@
+/**
+ * @module The gateway instances sharing a PostgreSQL schema: each joins under its id, holds an advisory lock on it for
+ * its life on a connection of its own, and heartbeats; a survivor finds an instance dead once its heartbeat is older
+ * than `deadAfterMs` and its lock is free (its process or connection is gone), and records the death once, whoever
+ * finds it first.
+ */
+
+import { Client } from 'pg';
+
+import { QuestionStoreError } from '../store-error.js';
+import { connectionReason } from './pg-errors.js';
+import type { PoolOptions } from './pg-pool.js';
+import { clientConfig, shownUrl } from './pg-pool.js';
+import type { Tables } from './pg-sql.js';
+import { tablesOf } from './pg-sql.js';
+
+/** The advisory lock class ("SBIN") an instance holds on its id; the lock's object is the hash of the id. */
+export const INSTANCE_LOCK_CLASS = 0x5342494e;
+
+export interface InstanceOptions extends PoolOptions {
+  /** The schema of the store the instances share. */
+  schema: string;
+  /** This instance's id: the owner stamped on the questions and runs it creates. */
+  id: string;
+  /** An instance silent this long, with its lock free, is dead. */
+  deadAfterMs: number;
+  /** Told about a heartbeat that failed (the next one tries again). */
+  onError?: (error: unknown) => void;
+}
+
+export interface InstanceRecord {
+  id: string;
+  state: 'up' | 'dead' | 'left';
+  startedAt: string;
+  heartbeatAt: string;
+}
+
+/**
+ * Joins the instances of `options.schema` (whose migrations created the table): takes the lock on `options.id`, or
+ * rejects with `instance-taken` while a live process holds that id; then records the instance up and heartbeats every
+ * third of `deadAfterMs`. An instance that joins again under the same id starts afresh (its questions left open were
+ * abandoned by its desk's start, or by a survivor).
+ */
+export async function joinInstances(options: InstanceOptions): Promise<PgInstance> {
+  const client = new Client(clientConfig(options));
+  client.on('error', (error) => options.onError?.(error));
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new QuestionStoreError('unavailable', `cannot connect to the PostgreSQL store ${shownUrl(options.url)}: ${connectionReason(error)}`, { cause: error });
+  }
+  const tables = tablesOf(options.schema);
+  const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', [INSTANCE_LOCK_CLASS, options.id]);
+  if (!rows[0]?.taken) {
+    await client.end().catch(() => undefined);
+    throw new QuestionStoreError('instance-taken', `instance id ${options.id} is held by a live gateway on ${shownUrl(options.url)}: give this instance another id (cluster.id)`);
+  }
+  await client.query(
+    `INSERT INTO ${tables.instances} (id, state, started_at, heartbeat_at) VALUES ($1, 'up', now(), now())
+     ON CONFLICT (id) DO UPDATE SET state = 'up', started_at = now(), heartbeat_at = now(), ended_at = NULL, ended_by = NULL`,
+    [options.id],
+  );
+  return new PgInstance(client, tables, options);
+}
+
+export class PgInstance {
+  readonly id: string;
+  #client: Client;
+  #tables: Tables;
+  #options: InstanceOptions;
+  #beat: NodeJS.Timeout;
+  #left = false;
+
+  constructor(client: Client, tables: Tables, options: InstanceOptions) {
+    this.id = options.id;
+    this.#client = client;
+    this.#tables = tables;
+    this.#options = options;
+    this.#beat = setInterval(() => void this.#heartbeat(), Math.max(100, Math.floor(options.deadAfterMs / 3)));
+    this.#beat.unref();
+  }
+
+  /**
+   * The instances found dead now: silent for `deadAfterMs` and no longer holding their lock. Each is recorded dead by
+   * compare-and-set, so of two survivors sweeping together only one gets it (and abandons its questions).
+   */
+  async sweep(): Promise<string[]> {
+    const silent = await this.#client.query<{ id: string }>(
+      `SELECT id FROM ${this.#tables.instances} WHERE state = 'up' AND id <> $1 AND heartbeat_at < now() - make_interval(secs => $2::double precision / 1000)`,
+      [this.id, this.#options.deadAfterMs],
+    );
+    const dead: string[] = [];
+    for (const { id } of silent.rows) {
+      // A live instance holds its lock: a silent one that still does is slow, not dead.
+      const { rows } = await this.#client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
+      if (!rows[0]?.free) continue;
+      try {
+        const ended = await this.#client.query(`UPDATE ${this.#tables.instances} SET state = 'dead', ended_at = now(), ended_by = $2 WHERE id = $1 AND state = 'up'`, [id, this.id]);
+        if (ended.rowCount === 1) dead.push(id);
+      } finally {
+        await this.#client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
+      }
+    }
+    return dead;
+  }
+
+  /** Every instance recorded, newest first (for check and /healthz). */
+  async list(): Promise<InstanceRecord[]> {
+    const { rows } = await this.#client.query<{ id: string; state: InstanceRecord['state']; started_at: Date; heartbeat_at: Date }>(
+      `SELECT id, state, started_at, heartbeat_at FROM ${this.#tables.instances} ORDER BY started_at DESC`,
+    );
+    return rows.map((row) => ({ id: row.id, state: row.state, startedAt: row.started_at.toISOString(), heartbeatAt: row.heartbeat_at.toISOString() }));
+  }
+
+  /** Leaves: recorded `left`, the lock let go with the connection. */
+  async leave(): Promise<void> {
+    if (this.#left) return;
+    this.#left = true;
+    clearInterval(this.#beat);
+    await this.#client.query(`UPDATE ${this.#tables.instances} SET state = 'left', ended_at = now(), ended_by = $1 WHERE id = $1 AND state = 'up'`, [this.id]).catch(() => undefined);
+    await this.#client.end().catch(() => undefined);
+  }
+
+  async #heartbeat(): Promise<void> {
+    try {
+      await this.#client.query(`UPDATE ${this.#tables.instances} SET heartbeat_at = now() WHERE id = $1`, [this.id]);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
+  }
+}
