@@ -10,7 +10,8 @@ import { parseConfigText } from '../config/load.js';
 import { silentLogger } from '../core/log.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from '../store/postgres/testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, requireTestPgUrl } from '../store/postgres/testing/pg-test-database.js';
+import { killHard, spawnInstance } from '../store/postgres/testing/spawn-instance.js';
 import { eventually } from '../core/testing/deadlines.js';
 import { makeQuestion } from '../store/testing/question-fixtures.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
@@ -61,20 +62,19 @@ test('with the memory store, runs are kept in memory', async () => {
   }
 });
 
-/** A config on PostgreSQL schema `schema` as gateway instance `id` (its connections named `application`, when given). */
-function pgConfig(schema: string, id: string, options: { application?: string; deadAfter?: string } = {}) {
+/** A config on PostgreSQL schema `schema` as gateway instance `id`. */
+function pgConfig(schema: string, id: string, options: { deadAfter?: string } = {}) {
   const url = new URL(requireTestPgUrl());
-  if (options.application) url.searchParams.set('application_name', options.application);
   const cluster = `cluster:\n  id: ${id}\n${options.deadAfter ? `  deadAfter: ${options.deadAfter}\n` : ''}`;
   const text = `upstreams:\n  desk:\n    command: node\nconsole:\n  token: ${TOKEN}\nstore:\n  type: postgres\n  url: "${url.toString()}"\n  schema: ${schema}\n  poolSize: 2\n${cluster}`;
   return parseConfigText(text, join(dir, 'switchboard.yaml'), { env: {} });
 }
 
-test('with the PostgreSQL store, a gateway whose connections die (as kill -9 leaves them) is found dead by another: its open questions and running runs are abandoned, naming it', { skip: pgSkipReason ?? false }, async () => {
+test('with the PostgreSQL store, a gateway killed with SIGKILL is found dead by another: its open questions and running runs are abandoned, naming it', { skip: pgSkipReason ?? false }, async () => {
   const { schema, dispose } = freshSchema();
-  const doomedApp = `sb-setup-doomed-${process.pid}`;
-  const doomed = await setUpOperator(pgConfig(schema, 'gw-doomed', { application: doomedApp, deadAfter: '300ms' }), { env: {}, listen, logger: silentLogger });
   const survivor = await setUpOperator(pgConfig(schema, 'gw-survivor', { deadAfter: '300ms' }), { env: {}, listen, logger: silentLogger });
+  // The doomed instance in a process of its own, with a question and a run it left open.
+  const doomed = await spawnInstance(requireTestPgUrl(), schema, 'gw-doomed', 300);
   try {
     const writer = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-doomed' });
     const open = makeQuestion();
@@ -82,13 +82,13 @@ test('with the PostgreSQL store, a gateway whose connections die (as kill -9 lea
     await writer.create(open, { actor: 'gateway', action: 'created' });
     await writer.runs.create(run);
     await writer.close();
-    await withTestClient((client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [doomedApp]));
+    await killHard(doomed);
     await eventually(async () => (await survivor.desk.get(open.id))?.question.state === 'abandoned', 'the survivor abandons the dead instance\'s question');
     const trail = (await survivor.desk.get(open.id))?.audit ?? [];
     assert.match(JSON.stringify(trail.at(-1)), /gateway instance gw-doomed died/);
     await eventually(async () => (await survivor.runs.get(run.id))?.state === 'failed', 'and its run');
   } finally {
-    await doomed.close().catch(() => undefined);
+    await killHard(doomed);
     await survivor.close();
     await dispose();
   }

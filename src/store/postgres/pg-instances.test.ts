@@ -11,6 +11,7 @@ import type { Transition } from '../../questions/question.js';
 import { makeQuestion } from '../testing/question-fixtures.js';
 import { isQuestionStoreError } from '../store-error.js';
 import { joinInstances } from './pg-instances.js';
+import { killHard, spawnInstance } from './testing/spawn-instance.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
 import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
 
@@ -57,22 +58,22 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
     });
   });
 
-  test('a gateway whose connection is gone is found dead once it has been silent for deadAfter, by one survivor only', async () => {
+  test('a gateway killed with SIGKILL is found dead once it has been silent for deadAfter, by one survivor only', async () => {
     await withSchema(async (schema) => {
-      const doomedName = `sb-doomed-${process.pid}`;
-      const doomed = await joinInstances({ url: urlNamed(doomedName), schema, id: 'gw-doomed', deadAfterMs: DEAD_AFTER_MS });
+      const doomed = await spawnInstance(requireTestPgUrl(), schema, 'gw-doomed', DEAD_AFTER_MS);
       const a = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-a', deadAfterMs: DEAD_AFTER_MS });
       const b = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-b', deadAfterMs: DEAD_AFTER_MS });
       try {
-        assert.deepEqual(await a.sweep(), [], 'nobody is silent yet');
-        assert.equal(await cutConnectionsOf(doomedName), 1, 'the doomed gateway\'s connection is cut, as kill -9 would');
+        await pause(DEAD_AFTER_MS * 2);
+        assert.deepEqual(await a.sweep(), [], 'nobody is silent: the doomed gateway heartbeats');
+        await killHard(doomed);
         await pause(DEAD_AFTER_MS * 2);
         const [byA, byB] = await Promise.all([a.sweep(), b.sweep()]);
         assert.deepEqual([...byA, ...byB], ['gw-doomed'], 'found dead once');
         const states = Object.fromEntries((await a.list()).map((i) => [i.id, i.state]));
         assert.deepEqual(states, { 'gw-doomed': 'dead', 'gw-a': 'up', 'gw-b': 'up' });
       } finally {
-        await doomed.leave();
+        await killHard(doomed);
         await a.leave();
         await b.leave();
       }
@@ -97,10 +98,9 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
 
   test('the dead gateway\'s open questions are abandoned by the survivor, the audit naming the instance; the others\' stay open', async () => {
     await withSchema(async (schema) => {
-      const doomedName = `sb-doomed-q-${process.pid}`;
       const doomedStore = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-doomed', poolSize: 2 });
       const survivorStore = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-a', poolSize: 2 });
-      const doomed = await joinInstances({ url: urlNamed(doomedName), schema, id: 'gw-doomed', deadAfterMs: DEAD_AFTER_MS });
+      const doomed = await spawnInstance(requireTestPgUrl(), schema, 'gw-doomed', DEAD_AFTER_MS);
       const survivor = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-a', deadAfterMs: DEAD_AFTER_MS });
       try {
         const lost = makeQuestion();
@@ -108,7 +108,7 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
         await doomedStore.create(lost, { actor: 'gateway', action: 'created' });
         await doomedStore.transition(lost.id, deliver);
         await survivorStore.create(kept, { actor: 'gateway', action: 'created' });
-        await cutConnectionsOf(doomedName);
+        await killHard(doomed);
         await pause(DEAD_AFTER_MS * 2);
         for (const dead of await survivor.sweep()) await survivorStore.abandonOpen(`instance ${dead} died`, dead);
         assert.equal((await survivorStore.get(lost.id))?.state, 'abandoned');
@@ -116,10 +116,29 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
         assert.match(JSON.stringify(trail.at(-1)), /instance gw-doomed died/);
         assert.equal((await survivorStore.get(kept.id))?.state, 'pending', 'the survivor\'s own question is untouched');
       } finally {
-        await doomed.leave();
+        await killHard(doomed);
         await survivor.leave();
         await doomedStore.close();
         await survivorStore.close();
+      }
+    });
+  });
+});
+
+describe('PostgreSQL instances: a lost connection', { skip: pgSkipReason ?? false }, () => {
+  test('an instance whose own connection drops joins again on a new one, so it is not taken for dead', async () => {
+    await withSchema(async (schema) => {
+      const name = `sb-blip-${process.pid}`;
+      const blip = await joinInstances({ url: urlNamed(name), schema, id: 'gw-blip', deadAfterMs: DEAD_AFTER_MS });
+      const a = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-a', deadAfterMs: DEAD_AFTER_MS });
+      try {
+        assert.equal(await cutConnectionsOf(name), 1);
+        await pause(DEAD_AFTER_MS * 2);
+        assert.deepEqual(await a.sweep(), [], 'it heartbeats again on a new connection');
+        assert.equal((await a.list()).find((i) => i.id === 'gw-blip')?.state, 'up');
+      } finally {
+        await blip.leave();
+        await a.leave();
       }
     });
   });

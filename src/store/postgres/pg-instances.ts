@@ -42,6 +42,12 @@ export interface InstanceRecord {
  * abandoned by its desk's start, or by a survivor).
  */
 export async function joinInstances(options: InstanceOptions): Promise<PgInstance> {
+  const tables = tablesOf(options.schema);
+  return new PgInstance(await connectAs(options, tables), tables, options);
+}
+
+/** A connection holding the lock on `options.id`, the instance recorded up on it. */
+async function connectAs(options: InstanceOptions, tables: Tables): Promise<Client> {
   const client = new Client(clientConfig(options));
   client.on('error', (error) => options.onError?.(error));
   try {
@@ -50,7 +56,6 @@ export async function joinInstances(options: InstanceOptions): Promise<PgInstanc
     await client.end().catch(() => undefined);
     throw new QuestionStoreError('unavailable', `cannot connect to the PostgreSQL store ${shownUrl(options.url)}: ${connectionReason(error)}`, { cause: error });
   }
-  const tables = tablesOf(options.schema);
   const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', [INSTANCE_LOCK_CLASS, options.id]);
   if (!rows[0]?.taken) {
     await client.end().catch(() => undefined);
@@ -61,24 +66,38 @@ export async function joinInstances(options: InstanceOptions): Promise<PgInstanc
      ON CONFLICT (id) DO UPDATE SET state = 'up', started_at = now(), heartbeat_at = now(), ended_at = NULL, ended_by = NULL`,
     [options.id],
   );
-  return new PgInstance(client, tables, options);
+  return client;
 }
 
 export class PgInstance {
   readonly id: string;
-  #client: Client;
+  /** Undefined while the connection is lost (until the next heartbeat joins again). */
+  #client: Client | undefined;
   #tables: Tables;
   #options: InstanceOptions;
   #beat: NodeJS.Timeout;
   #left = false;
+  /** A join on a new connection is under way. */
+  #joining = false;
 
   constructor(client: Client, tables: Tables, options: InstanceOptions) {
     this.id = options.id;
     this.#client = client;
     this.#tables = tables;
     this.#options = options;
+    this.#watch(client);
     this.#beat = setInterval(() => void this.#heartbeat(), Math.max(100, Math.floor(options.deadAfterMs / 3)));
     this.#beat.unref();
+  }
+
+  /**
+   * The instance's connection dropped (the lock went with it): it joins again on a new one at the next heartbeat.
+   * Survivors may have found it dead meanwhile and abandoned its questions; its desk's re-read then carries that out.
+   */
+  #watch(client: Client): void {
+    client.on('end', () => {
+      if (this.#client === client && !this.#left) this.#client = undefined;
+    });
   }
 
   /**
@@ -86,20 +105,22 @@ export class PgInstance {
    * compare-and-set, so of two survivors sweeping together only one gets it (and abandons its questions).
    */
   async sweep(): Promise<string[]> {
-    const silent = await this.#client.query<{ id: string }>(
+    const client = this.#client;
+    if (!client) return [];
+    const silent = await client.query<{ id: string }>(
       `SELECT id FROM ${this.#tables.instances} WHERE state = 'up' AND id <> $1 AND heartbeat_at < now() - make_interval(secs => $2::double precision / 1000)`,
       [this.id, this.#options.deadAfterMs],
     );
     const dead: string[] = [];
     for (const { id } of silent.rows) {
       // A live instance holds its lock: a silent one that still does is slow, not dead.
-      const { rows } = await this.#client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
+      const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
       if (!rows[0]?.free) continue;
       try {
-        const ended = await this.#client.query(`UPDATE ${this.#tables.instances} SET state = 'dead', ended_at = now(), ended_by = $2 WHERE id = $1 AND state = 'up'`, [id, this.id]);
+        const ended = await client.query(`UPDATE ${this.#tables.instances} SET state = 'dead', ended_at = now(), ended_by = $2 WHERE id = $1 AND state = 'up'`, [id, this.id]);
         if (ended.rowCount === 1) dead.push(id);
       } finally {
-        await this.#client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
       }
     }
     return dead;
@@ -107,7 +128,9 @@ export class PgInstance {
 
   /** Every instance recorded, newest first (for check and /healthz). */
   async list(): Promise<InstanceRecord[]> {
-    const { rows } = await this.#client.query<{ id: string; state: InstanceRecord['state']; started_at: Date; heartbeat_at: Date }>(
+    const client = this.#client;
+    if (!client) throw new QuestionStoreError('unavailable', `the connection of instance ${this.id} to ${shownUrl(this.#options.url)} is lost; it joins again shortly`);
+    const { rows } = await client.query<{ id: string; state: InstanceRecord['state']; started_at: Date; heartbeat_at: Date }>(
       `SELECT id, state, started_at, heartbeat_at FROM ${this.#tables.instances} ORDER BY started_at DESC`,
     );
     return rows.map((row) => ({ id: row.id, state: row.state, startedAt: row.started_at.toISOString(), heartbeatAt: row.heartbeat_at.toISOString() }));
@@ -118,15 +141,32 @@ export class PgInstance {
     if (this.#left) return;
     this.#left = true;
     clearInterval(this.#beat);
-    await this.#client.query(`UPDATE ${this.#tables.instances} SET state = 'left', ended_at = now(), ended_by = $1 WHERE id = $1 AND state = 'up'`, [this.id]).catch(() => undefined);
-    await this.#client.end().catch(() => undefined);
+    const client = this.#client;
+    this.#client = undefined;
+    if (!client) return;
+    await client.query(`UPDATE ${this.#tables.instances} SET state = 'left', ended_at = now(), ended_by = $1 WHERE id = $1 AND state = 'up'`, [this.id]).catch(() => undefined);
+    await client.end().catch(() => undefined);
   }
 
   async #heartbeat(): Promise<void> {
+    if (this.#joining) return;
     try {
-      await this.#client.query(`UPDATE ${this.#tables.instances} SET heartbeat_at = now() WHERE id = $1`, [this.id]);
+      if (this.#client) {
+        await this.#client.query(`UPDATE ${this.#tables.instances} SET heartbeat_at = now() WHERE id = $1`, [this.id]);
+        return;
+      }
+      this.#joining = true;
+      const client = await connectAs(this.#options, this.#tables);
+      if (this.#left) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      this.#client = client;
+      this.#watch(client);
     } catch (error) {
       this.#options.onError?.(error);
+    } finally {
+      this.#joining = false;
     }
   }
 }
