@@ -7,12 +7,14 @@ import type { Logger } from '../core/log.js';
 import type { NormalizedConfig } from '../config/types.js';
 import type { QuestionStore } from '../questions/question-store.js';
 import type { RunStore } from '../composite/run-store.js';
-import type { PgInstance } from '../store/postgres/pg-instances.js';
+import type { InstanceRecord, PgInstance } from '../store/postgres/pg-instances.js';
 import { joinInstances } from '../store/postgres/pg-instances.js';
 import { CliError } from './cli-io.js';
 
 export interface ClusterMember {
   readonly id: string;
+  /** The instances recorded in the store, newest first. */
+  instances(): Promise<InstanceRecord[]>;
   /** Stops sweeping and leaves (recorded `left`). */
   close(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function joinCluster(config: NormalizedConfig, id: string, stores: 
   timer.unref();
   return {
     id,
+    instances: () => instance.list(),
     async close() {
       clearInterval(timer);
       await sweeping;

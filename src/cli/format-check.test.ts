@@ -71,6 +71,16 @@ describe('formatCheckReport: the store', () => {
     );
   });
 
+  it('lists the instances of a PostgreSQL store with their ages, the live ones with when they were last heard', () => {
+    const store = { type: 'postgres' as const, where: 'postgres://gw@db:5432/sb, schema public', state: 'ok' as const, schemaVersion: 1, latestSchemaVersion: 1 };
+    const instances = [
+      { id: 'gw-b', state: 'up' as const, ageSeconds: 185, silentSeconds: 2 },
+      { id: 'gw-a', state: 'dead' as const, ageSeconds: 7500, silentSeconds: 7000 },
+    ];
+    assert.match(formatCheckReport(up, { ...store, instances }), /\n {2}instances: {4}gw-b: up, joined 3m 5s ago, heard 2s ago\n {16}gw-a: dead, joined 2h 5m ago\n/);
+    assert.match(formatCheckReport(up, { ...store, instances: [] }), /\n {2}instances: {4}none has joined yet\n/);
+  });
+
   it('says when the schema is still to be created or upgraded, and keeps memory short', () => {
     assert.match(formatCheckReport(up, { type: 'sqlite', where: '/srv/data/switchboard.db', state: 'ok', latestSchemaVersion: 2 }), /schema: {7}not created yet \(serve creates version 2\)\n/);
     assert.match(formatCheckReport(up, { type: 'sqlite', where: '/f.db', state: 'ok', schemaVersion: 1, latestSchemaVersion: 2 }), /schema: {7}version 1 \(serve upgrades it to 2\)\n/);

@@ -1,7 +1,7 @@
 /** @module Formats `switchboard check` results for a terminal: one block per upstream, one for the store, then a summary line. */
 
 import type { UpstreamReport } from '../ports/host-contracts.js';
-import type { StoreReport } from '../store/store-report.js';
+import type { InstanceSummary, StoreReport } from '../store/store-report.js';
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -58,7 +58,25 @@ function formatStore(store: StoreReport): string[] {
   if (store.serverVersion !== undefined) row('server', `PostgreSQL ${store.serverVersion}`);
   const schema = schemaLine(store);
   if (schema !== undefined) row('schema', schema);
+  if (store.instances !== undefined) {
+    if (store.instances.length === 0) row('instances', 'none has joined yet');
+    store.instances.forEach((instance, index) => (index === 0 ? row('instances', instanceLine(instance)) : lines.push(`${' '.repeat(16)}${instanceLine(instance)}`)));
+  }
   return lines;
+}
+
+/** One instance: its id, state, how long since it joined and since it was last heard. */
+function instanceLine(instance: InstanceSummary): string {
+  const heard = instance.state === 'up' ? `, heard ${span(instance.silentSeconds)} ago` : '';
+  return `${instance.id}: ${instance.state}, joined ${span(instance.ageSeconds)} ago${heard}`;
+}
+
+/** A duration in whole seconds as people read it: 45s, 3m 5s, 2h 4m, 3d 1h. */
+function span(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  return `${Math.floor(seconds / 86_400)}d ${Math.floor((seconds % 86_400) / 3600)}h`;
 }
 
 /** The whole report, ending with a newline; with `store`, its block comes after the upstreams'. */

@@ -115,6 +115,10 @@ test('with the PostgreSQL store, questions and runs live in its schema; what thi
     assert.equal((await setup.desk.get(open.id))?.question.state, 'abandoned', 'its own, from its previous run');
     assert.equal((await setup.desk.get(othersOpen.id))?.question.state, 'pending', 'instance gw-2\'s question is gw-2\'s to settle');
     assert.equal((await setup.runs.get(othersRun.id))?.state, 'running', 'and so is its run');
+    const health = await setup.healthDetails();
+    assert.deepEqual([health.instance, (health.store as { type: string }).type], ['gw-1', 'postgres']);
+    assert.equal(JSON.stringify(health).includes('switchboard-test'), false, 'never the password');
+    assert.deepEqual((health.instances as { id: string; state: string }[]).map((i) => [i.id, i.state]), [['gw-1', 'up']]);
     // A second live gateway cannot take the same id.
     await assert.rejects(setUpOperator(pgConfig(schema, 'gw-1'), { env: {}, listen, logger: silentLogger }), /instance id gw-1 is held by a live gateway/);
   } finally {

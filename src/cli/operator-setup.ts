@@ -21,6 +21,7 @@ import { MetricsRegistry } from '../observability/metrics.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
+import { shownUrl } from '../store/postgres/pg-pool.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
 import type { ClusterMember } from './cluster-member.js';
@@ -44,6 +45,8 @@ export interface OperatorSetup {
   isOperator(authorization: string | null): boolean;
   /** The operator token and where it came from, when the console is enabled. */
   token?: { value: string; source: 'config' | 'environment' | 'generated' | 'token file'; file?: string };
+  /** What `/healthz` shows an operator of the store: its type and where (never a password), and on PostgreSQL the instances. */
+  healthDetails(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -159,6 +162,10 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     metrics,
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
     ...(token ? { token } : {}),
+    async healthDetails() {
+      const kept = storeSummary(config);
+      return member ? { store: kept, instance: member.id, instances: await member.instances() } : { store: kept };
+    },
     async close() {
       unsubscribe();
       operatorRoutes?.close();
@@ -181,4 +188,12 @@ export function describeOperator(setup: OperatorSetup, baseUrl: string): string 
         ? `token from ${TOKEN_ENV}`
         : `token in ${relative(process.cwd(), token.file ?? '') || token.file} (${token.source === 'generated' ? 'generated now, ' : ''}readable by you only)`;
   return `Operator console at ${baseUrl}/console (${where})\n`;
+}
+
+/** The store as `/healthz` shows it: its type and where (a PostgreSQL URL without its password). */
+function storeSummary(config: NormalizedConfig): Record<string, unknown> {
+  const { store } = config;
+  if (store.kind === 'postgres') return { type: 'postgres', where: shownUrl(store.url), schema: store.schema };
+  if (store.kind === 'sqlite') return { type: 'sqlite', where: store.path };
+  return { type: 'memory' };
 }

@@ -13,4 +13,15 @@ export interface StoreReport {
   schemaVersion?: number;
   /** The version this Switchboard brings a store to. */
   latestSchemaVersion?: number;
+  /** PostgreSQL: the gateway instances recorded in the schema, newest first, with their ages in seconds (the server's clock). */
+  instances?: InstanceSummary[];
+}
+
+export interface InstanceSummary {
+  id: string;
+  state: 'up' | 'dead' | 'left';
+  /** Seconds since it joined. */
+  ageSeconds: number;
+  /** Seconds since its last heartbeat. */
+  silentSeconds: number;
 }

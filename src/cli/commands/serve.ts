@@ -54,7 +54,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization) });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization), healthDetails: () => operator.healthDetails() });
   let server;
   try {
     server = await startHttpServer(handler, address, config.http);

@@ -293,6 +293,18 @@ describe('HTTP edge checks', () => {
       }
     });
 
+    it('adds the store and the instances to /healthz for an operator, and only for one', async () => {
+      const details = { store: { type: 'postgres', where: 'postgres://gw@db/sb' }, instance: 'gw-1', instances: [{ id: 'gw-1', state: 'up' }] };
+      const h = createMcpHttpHandler(new FakeGateway({ ready: true }), { ...SETTINGS, isOperator: (a) => a === 'Bearer op-token', healthDetails: async () => details });
+      const shown = (await (await h.handle(new Request(`${BASE}/healthz`, { headers: { authorization: 'Bearer op-token' } }))).json()) as Record<string, unknown>;
+      assert.deepEqual([shown.ready, shown.store, shown.instance, shown.instances], [true, details.store, 'gw-1', details.instances]);
+      assert.deepEqual(await (await h.handle(new Request(`${BASE}/healthz`))).json(), { ready: true });
+      const failing = createMcpHttpHandler(new FakeGateway({ ready: true }), { ...SETTINGS, isOperator: () => true, healthDetails: async () => Promise.reject(new Error('the store is down')) });
+      const degraded = await failing.handle(new Request(`${BASE}/healthz`, { headers: { authorization: 'Bearer x' } }));
+      assert.equal(degraded.status, 200, 'the upstreams still decide readiness');
+      assert.equal(((await degraded.json()) as { detailsError?: string }).detailsError, 'the store is down');
+    });
+
     it('answers 503 on /mcp once closed', async () => {
       await handler.close();
       await expectError(await handle(mcpPost(initializeBody())), 503, -32603, /shutting down/);

@@ -48,6 +48,8 @@ export type McpHttpHandlerSettings = HttpSettings & {
    * (its errors, versions, instructions). Without it (or without this check) `/healthz` says only `ready`.
    */
   isOperator?: (authorization: string | null) => boolean;
+  /** What `/healthz` adds for an operator besides the upstreams (the store, the gateway instances sharing it). */
+  healthDetails?: () => Promise<Record<string, unknown>>;
 };
 
 export interface McpHttpHandler {
@@ -248,11 +250,12 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return found.ok ? found.value.delete() : found.response;
   }
 
-  function handleHealth(req: Request): Response {
+  async function handleHealth(req: Request): Promise<Response> {
     if (req.method !== 'GET') return methodNotAllowed('GET');
     const report = gateway.health();
     const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
-    return new Response(JSON.stringify(detailed ? report : { ready: report.ready }), {
+    const details = detailed && settings.healthDetails ? await settings.healthDetails().catch((error: unknown) => ({ detailsError: error instanceof Error ? error.message : String(error) })) : {};
+    return new Response(JSON.stringify(detailed ? { ...report, ...details } : { ready: report.ready }), {
       status: report.ready ? 200 : 503,
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });

@@ -11,6 +11,7 @@ import type { Transition } from '../../questions/question.js';
 import { makeQuestion } from '../testing/question-fixtures.js';
 import { isQuestionStoreError } from '../store-error.js';
 import { joinInstances } from './pg-instances.js';
+import { probePostgresStore } from './pg-probe.js';
 import { killHard, spawnInstance } from './testing/spawn-instance.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
 import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
@@ -77,6 +78,21 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
         await a.leave();
         await b.leave();
       }
+    });
+  });
+
+  test('check\'s probe lists the instances with their state and ages, writing nothing', async () => {
+    await withSchema(async (schema) => {
+      const a = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-a', deadAfterMs: DEAD_AFTER_MS });
+      try {
+        const report = await probePostgresStore({ url: requireTestPgUrl(), schema });
+        assert.deepEqual(report.instances?.map((i) => [i.id, i.state]), [['gw-a', 'up']]);
+        assert.ok((report.instances?.[0]?.silentSeconds ?? -1) >= 0);
+      } finally {
+        await a.leave();
+      }
+      const after = await probePostgresStore({ url: requireTestPgUrl(), schema });
+      assert.deepEqual(after.instances?.map((i) => [i.id, i.state]), [['gw-a', 'left']]);
     });
   });
 

@@ -1,6 +1,9 @@
 /** @module `switchboard check`'s look at a PostgreSQL store: the server's version and the schema's, read without changing anything. */
 
-import type { StoreReport } from '../store-report.js';
+import type { ClientBase } from 'pg';
+
+import type { InstanceSummary, StoreReport } from '../store-report.js';
+import { tablesOf } from './pg-sql.js';
 import { withFirstConnection, shownUrl } from './pg-pool.js';
 import { checkSchemaState, latestVersion, readSchemaState } from './pg-schema.js';
 
@@ -19,9 +22,21 @@ export async function probePostgresStore(options: { url: string; schema: string;
       const base: StoreReport = { type: 'postgres', where, state: 'ok', latestSchemaVersion };
       if (rows[0] !== undefined) base.serverVersion = rows[0].server_version;
       checkSchemaState(state, `schema ${options.schema}`);
-      return state.ours ? { ...base, schemaVersion: state.version } : base;
+      if (!state.ours) return base;
+      const report: StoreReport = { ...base, schemaVersion: state.version };
+      if (state.tables.includes('instances')) report.instances = await readInstances(client, options.schema);
+      return report;
     });
   } catch (error) {
     return { type: 'postgres', where, state: 'failed', error: error instanceof Error ? error.message : String(error), latestSchemaVersion };
   }
+}
+
+/** The instances recorded in `schema`, newest first (at most 50), their ages by the server's clock. */
+async function readInstances(client: ClientBase, schema: string): Promise<InstanceSummary[]> {
+  const { rows } = await client.query<{ id: string; state: InstanceSummary['state']; age: number; silent: number }>(
+    `SELECT id, state, extract(epoch FROM now() - started_at)::float8 AS age, extract(epoch FROM now() - heartbeat_at)::float8 AS silent
+     FROM ${tablesOf(schema).instances} ORDER BY started_at DESC LIMIT 50`,
+  );
+  return rows.map((row) => ({ id: row.id, state: row.state, ageSeconds: Math.max(0, Math.round(row.age)), silentSeconds: Math.max(0, Math.round(row.silent)) }));
 }
