@@ -3,17 +3,15 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 
 import { MIGRATIONS } from '../store/postgres/pg-schema.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
 import { freshSchema, pgSkipReason, requireTestPgUrl } from '../store/postgres/testing/pg-test-database.js';
-import type { CliIo } from './cli-io.js';
-import { runCli } from './run-cli.js';
+import { closedPort } from '../core/testing/closed-port.js';
+import { runCliInProcess } from './testing/in-process-cli.js';
 
 /** An upstream nothing answers at once (port 9 refuses), so `check` is quick; its failure is not what these tests look at. */
 const UPSTREAM = 'upstreams:\n  web: { url: "http://127.0.0.1:9/mcp" }\n';
@@ -22,26 +20,9 @@ async function check(configText: string): Promise<{ code: number; stdout: string
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-check-'));
   const file = join(dir, 'sb.yaml');
   await writeFile(file, configText);
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: {}, untilSignal: () => new Promise(() => undefined) };
-  const code = await runCli(['check', '--config', file], io);
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: out.join(''), stderr: err.join(''), dir };
+  return { ...(await runCliInProcess(['check', '--config', file])), dir };
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address === 'object');
-  return address.port;
-}
 
 describe('switchboard check: the store', () => {
   it('SQLite: the file, and that serve will create it; check itself creates nothing', async () => {

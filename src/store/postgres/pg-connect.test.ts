@@ -1,22 +1,12 @@
 /** @module Opening the PostgreSQL store when the server is not there or refuses us: one clear `unavailable` error naming the server, never the password. */
 
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 
 import { openPostgresQuestionStore } from './pg-question-store.js';
 import { shownUrl } from './pg-pool.js';
+import { closedPort } from '../../core/testing/closed-port.js';
 import { pgSkipReason, requireTestPgUrl } from './testing/pg-test-database.js';
-
-/** A loopback port nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  assert.ok(address !== null && typeof address === 'object');
-  return address.port;
-}
 
 /** Asserts that opening the store at `url` fails with `unavailable`, a message matching `reason`, and no `secret` in it. */
 async function refused(url: string, reason: RegExp, secret: string): Promise<void> {
