@@ -241,6 +241,10 @@ class Gateway implements GatewayHandle {
     return this.#pool.health();
   }
 
+  callsInFlight(): number {
+    return this.#calls.size;
+  }
+
   async close(): Promise<void> {
     this.#pool.stopProbing();
     await this.#modern.close();

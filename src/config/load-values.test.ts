@@ -83,7 +83,7 @@ describe('parseConfigText: values', () => {
       questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
       console: { enabled: true },
       store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
-      cluster: { deadAfterMs: 15_000 },
+      cluster: { deadAfterMs: 15_000, drainTimeoutMs: 10_000 },
       requestState: {},
       log: { format: 'text' },
       composites: [],

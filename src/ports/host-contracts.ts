@@ -113,6 +113,8 @@ export interface GatewayHandle {
    */
   compositeProblems(): { missing: string[]; unchecked: string[] };
   health(): HealthReport;
+  /** Host calls in flight now (a parked call of a 2026-07-28 host included): a draining gateway waits for them to end. */
+  callsInFlight(): number;
   close(): Promise<void>;
   /** The one count of host sessions and its caps, shared by the HTTP edge and the stand-ins (absent: the edge keeps its own). */
   readonly sessionLimits?: SessionLimits;

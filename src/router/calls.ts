@@ -141,6 +141,13 @@ export class CallRegistry<H extends CallHost, U extends object> {
     return [...(this.#byUpstream.get(upstream as U)?.values() ?? [])];
   }
 
+  /** How many host calls are in flight, every host's. */
+  get size(): number {
+    let size = 0;
+    for (const calls of this.#byHost.values()) size += calls.size;
+    return size;
+  }
+
   /** The calls a host session has in flight, in the order they were opened. */
   ofHost(host: CallHost): Call<H, U>[] {
     return [...(this.#byHost.get(host.id)?.values() ?? [])];

@@ -39,7 +39,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
     console: { enabled: false },
     store: { kind: 'memory' },
-    cluster: { deadAfterMs: 15_000 },
+    cluster: { deadAfterMs: 15_000, drainTimeoutMs: 0 },
     requestState: {},
     log: { format: 'text' },
     composites: [],

@@ -5,7 +5,12 @@ import { loadConfig } from '../../config/load.js';
 import { parseListenAddress } from '../../config/listen.js';
 import type { ListenAddress } from '../../config/types.js';
 import { createGateway } from '../../app/gateway.js';
+import type { McpHttpHandler } from '../../edges/http/mcp-handler.js';
 import { createMcpHttpHandler, MCP_PATH } from '../../edges/http/mcp-handler.js';
+import type { GatewayHandle } from '../../ports/host-contracts.js';
+import type { Logger } from '../../core/log.js';
+import { systemClock } from '../../core/clock.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startHttpServer } from '../../edges/http/node-server.js';
 import { openUpstreamTransport } from '../../upstream/transport/open-upstream.js';
 import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } from '../args.js';
@@ -81,11 +86,30 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
     io.stdout.write(describeOperator(operator, server.url));
   }
-  logger.log('info', 'shutting down', { signal: first ?? (await signal) });
+  const received = first ?? (await signal);
+  await drain(handler, gateway, config.cluster.drainTimeoutMs, logger, received);
+  logger.log('info', 'shutting down', { signal: received });
   await handler.close();
   await server.close();
   await gateway.close();
   processes.close();
   await operator.close();
   return 0;
+}
+
+/** How often a draining gateway looks whether its calls ended. */
+const DRAIN_POLL_MS = 100;
+
+/**
+ * On the signal: no new host sessions (`/healthz` says draining), and at most `timeoutMs` for the calls in flight to
+ * end (a question still open is then abandoned by the shutdown). A second signal ends the process at once (cli-io).
+ */
+async function drain(handler: McpHttpHandler, gateway: GatewayHandle, timeoutMs: number, logger: Logger, signal: NodeJS.Signals): Promise<void> {
+  handler.drain();
+  const started = systemClock.now();
+  if (gateway.callsInFlight() === 0 || timeoutMs === 0) return;
+  logger.log('info', 'draining: waiting for the calls in flight', { signal, calls: gateway.callsInFlight(), drainTimeoutMs: timeoutMs });
+  while (gateway.callsInFlight() > 0 && systemClock.now() - started < timeoutMs) await sleep(DRAIN_POLL_MS);
+  const left = gateway.callsInFlight();
+  if (left > 0) logger.log('warn', 'drain timeout: the calls still in flight are abandoned', { calls: left });
 }

@@ -305,6 +305,29 @@ describe('HTTP edge checks', () => {
       assert.equal(((await degraded.json()) as { detailsError?: string }).detailsError, 'the store is down');
     });
 
+    it('draining: a new session is refused with 503 and Retry-After, an open one goes on, /healthz says draining', async () => {
+      const gateway = new FakeGateway({ ready: true });
+      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (a) => a === 'Bearer op-token' });
+      const opened = await h.handle(mcpPost(initializeBody()));
+      const sessionId = opened.headers.get('mcp-session-id');
+      assert.ok(sessionId);
+      h.drain();
+      const refused = await h.handle(mcpPost(initializeBody()));
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      assert.match(((await refused.json()) as { error: { message: string } }).error.message, /draining/);
+      const sse = await h.handle(new Request(`${BASE}/sse`));
+      assert.equal(sse.status, 503);
+      const ping = await h.handle(mcpPost({ jsonrpc: '2.0', id: 9, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }));
+      assert.equal(ping.status, 200, 'the open session goes on');
+      const health = await h.handle(new Request(`${BASE}/healthz`));
+      assert.equal(health.status, 503);
+      assert.deepEqual(await health.json(), { ready: false, draining: true });
+      const detailed = (await (await h.handle(new Request(`${BASE}/healthz`, { headers: { authorization: 'Bearer op-token' } }))).json()) as Record<string, unknown>;
+      assert.deepEqual([detailed.ready, detailed.draining, Array.isArray(detailed.upstreams)], [false, true, true]);
+      await h.close();
+    });
+
     it('answers 503 on /mcp once closed', async () => {
       await handler.close();
       await expectError(await handle(mcpPost(initializeBody())), 503, -32603, /shutting down/);

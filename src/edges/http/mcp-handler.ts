@@ -54,11 +54,21 @@ export type McpHttpHandlerSettings = HttpSettings & {
 
 export interface McpHttpHandler {
   handle(req: Request): Promise<Response>;
+  /**
+   * Stops taking new host sessions (a legacy `initialize`, a new `/sse` stream: 503 with Retry-After, for a balancer to
+   * send elsewhere) while the open ones go on; `/healthz` says `draining` with 503. 2026-07-28 requests are still served.
+   */
+  drain(): void;
   /** Closes every session (transport and host session); later requests get 503. */
   close(): Promise<void>;
 }
 
 type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** A new host session refused while draining: 503 with Retry-After, so that a balancer sends the host to another instance. */
+function drainingResponse(id: JsonRpcId | null): Response {
+  return errorResponse('UNAVAILABLE', 'Service Unavailable: this gateway instance is draining (shutting down); connect again', { id, headers: { 'retry-after': '1' } });
+}
 
 export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
   const { logger } = settings;
@@ -72,6 +82,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     limits,
   });
   let closing = false;
+  /** Set by drain(): no new host sessions. */
+  let draining = false;
   const isAllowedHost = hostGuard(settings.allowedHosts);
 
   /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
@@ -166,6 +178,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     }
     const id = classified.kind === 'notification' ? null : classified.message.id;
     if (classified.kind === 'request' && classified.message.method === 'initialize') {
+      if (draining) return drainingResponse(id);
       if (req.headers.has('mcp-session-id')) {
         return errorResponse('ALREADY_INITIALIZED', 'Bad Request: initialize must not carry an Mcp-Session-Id', { id });
       }
@@ -255,8 +268,10 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     const report = gateway.health();
     const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
     const details = detailed && settings.healthDetails ? await settings.healthDetails().catch((error: unknown) => ({ detailsError: error instanceof Error ? error.message : String(error) })) : {};
-    return new Response(JSON.stringify(detailed ? { ...report, ...details } : { ready: report.ready }), {
-      status: report.ready ? 200 : 503,
+    const ready = report.ready && !draining;
+    const shown = detailed ? { ...report, ...details, ready } : { ready };
+    return new Response(JSON.stringify(draining ? { ...shown, draining: true } : shown), {
+      status: ready ? 200 : 503,
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
   }
@@ -278,7 +293,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   });
   // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
   app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
-  app.all(LEGACY_SSE_PATH, (c) => (c.req.method === 'GET' ? legacy.open(c.req.raw) : methodNotAllowed('GET')));
+  app.all(LEGACY_SSE_PATH, (c) => (c.req.method !== 'GET' ? methodNotAllowed('GET') : draining ? drainingResponse(null) : legacy.open(c.req.raw)));
   app.all(LEGACY_MESSAGES_PATH, (c) => (c.req.method === 'POST' ? legacy.post(c.req.raw) : methodNotAllowed('POST')));
   app.all(MCP_PATH, (c) => {
     switch (c.req.method) {
@@ -313,6 +328,11 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         // Hono hands only Error instances to onError; anything else thrown ends here.
         return failed(req, error);
       }
+    },
+    drain() {
+      if (draining) return;
+      draining = true;
+      logger.log('info', 'draining: no new host sessions; the open ones go on');
     },
     async close() {
       closing = true;

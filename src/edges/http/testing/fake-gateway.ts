@@ -142,6 +142,13 @@ export class FakeHostSession implements HostSession {
 }
 
 export class FakeGateway implements GatewayHandle {
+  /** What callsInFlight() says (a test sets it). */
+  inFlight = 0;
+
+  callsInFlight(): number {
+    return this.inFlight;
+  }
+
   readonly sessions: FakeHostSession[] = [];
   readonly ready: Promise<void>;
   isReady = true;
