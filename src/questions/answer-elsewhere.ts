@@ -10,11 +10,10 @@ import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
 import { answerAtRest } from './answer-at-rest.js';
 import type { AnswerOutcome } from './operator-desk.js';
-import type { QuestionAnswer, QuestionRecord, QuestionState } from './question.js';
+import type { QuestionAnswer, QuestionRecord } from './question.js';
 import { OPEN_STATES } from './question.js';
 import type { QuestionStore } from './question-store.js';
-
-const STATE_OF_ACTION: Record<QuestionAnswer['action'], QuestionState> = { accept: 'answered', decline: 'declined', cancel: 'cancelled' };
+import { STATE_OF_ACTION } from './settle-table.js';
 
 export async function answerElsewhere(store: QuestionStore, question: QuestionRecord, answer: QuestionAnswer, operator: string, written: (record: QuestionRecord) => void, writing: (id: string) => () => void): Promise<AnswerOutcome> {
   const { id } = question;

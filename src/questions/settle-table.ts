@@ -76,7 +76,8 @@ export interface SettleEffects<O extends Outcome> {
   writes?: false;
 }
 
-const STATE_OF_ACTION: Record<QuestionAnswer['action'], QuestionState> = { accept: 'answered', decline: 'declined', cancel: 'cancelled' };
+/** The state a question settles in for each action of its answer. */
+export const STATE_OF_ACTION: Readonly<Record<QuestionAnswer['action'], QuestionState>> = { accept: 'answered', decline: 'declined', cancel: 'cancelled' };
 
 const CANCEL: QuestionAnswer = { action: 'cancel' };
 

@@ -25,6 +25,14 @@ import { paginate } from './catalog/pagination.js';
 import { QuestionRelay } from './question-relay.js';
 import { rootsChangedOnUpstreams, setLevelOnUpstreams } from './session-upstreams.js';
 
+/** The list methods a routed session pages (`list`), by the kind of list each asks for. */
+export const LIST_KIND_OF: Readonly<Record<string, ListKind>> = {
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+};
+
 /** What a routed session needs from the gateway that owns it. */
 export interface RoutedSessionEnv extends CallRouterEnv<RoutedSession> {
   pageSize: number;

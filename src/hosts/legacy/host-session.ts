@@ -12,10 +12,9 @@ import { negotiateRevision } from '../../protocol/revisions.js';
 import { hostTakesTasks } from '../../protocol/tasks.js';
 import type { HostChannel, HostSession, Verdict } from '../../ports/host-contracts.js';
 import { GatewayError, toProtocolError } from '../../protocol/gateway-errors.js';
-import type { ListKind } from '../../upstream/list-all.js';
 import type { HostInit } from '../../router/call-host.js';
 import type { RoutedSessionEnv } from '../../router/routed-session.js';
-import { RoutedSession } from '../../router/routed-session.js';
+import { LIST_KIND_OF, RoutedSession } from '../../router/routed-session.js';
 import { downgradeResult } from '../../translation/result-downgrade.js';
 import { HostTasks } from './host-tasks.js';
 import { RequestPort } from './request-port.js';
@@ -34,13 +33,6 @@ export interface HostSessionEnv extends RoutedSessionEnv {
 }
 
 const TAKEN: Verdict = { ok: true };
-
-const LIST_KIND_OF: Record<string, ListKind> = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-};
 
 export class GatewayHostSession implements HostSession {
   readonly id: string;

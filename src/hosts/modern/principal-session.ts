@@ -20,7 +20,7 @@ import { LATEST_LEGACY_REVISION } from '../../protocol/revisions.js';
 import type { ModernRequestContext } from '../../ports/host-contracts.js';
 import type { HostPort, HostProfile, HostQuestion, QuestionDelivery, UpstreamRound } from '../../ports/host-port.js';
 import type { RoutedSession } from '../../router/routed-session.js';
-import type { ListKind } from '../../upstream/list-all.js';
+import { LIST_KIND_OF } from '../../router/routed-session.js';
 import type { ModernCall } from './modern-call.js';
 
 /** The key of the session a request is served by: who sent it and everything its envelope fixes for an upstream session. */
@@ -34,13 +34,6 @@ export function principalKey(context: ModernRequestContext): string {
 export function internalRequestId(ids: IdSource): string {
   return `m-${ids.next('stand-in-request')}`;
 }
-
-const LIST_KIND_OF: Record<string, ListKind> = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-};
 
 const ROUTED = new Set(['tools/call', 'prompts/get', 'resources/read', 'completion/complete']);
 

@@ -15,17 +15,10 @@ import { FakeAsker, fakeHost, formQuestion } from '../../questions/testing/desk-
 import { makeQuestion } from '../testing/question-fixtures.js';
 import type { PostgresQuestionStore } from './pg-question-store.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
 
 const created = { actor: 'gateway', action: 'created' } as const;
 const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
-
-/** The test server's URL with an application name of its own, so a test can find its connections. */
-function urlNamed(name: string): string {
-  const url = new URL(requireTestPgUrl());
-  url.searchParams.set('application_name', name);
-  return url.toString();
-}
 
 /** Resolves once `heard` gets what `writer` writes: LISTEN runs on a connection of its own, and a write before it is not heard. */
 async function listening(writer: PostgresQuestionStore, heard: string[], who: string): Promise<void> {
@@ -39,8 +32,8 @@ async function listening(writer: PostgresQuestionStore, heard: string[], who: st
 async function withTwoInstances(body: (a: PostgresQuestionStore, b: PostgresQuestionStore, names: { a: string; b: string }) => Promise<void>): Promise<void> {
   const { schema, dispose } = freshSchema();
   const names = { a: `sb-changes-a-${process.pid}`, b: `sb-changes-b-${process.pid}` };
-  const a = await openPostgresQuestionStore({ url: urlNamed(names.a), schema, owner: 'gw-a', poolSize: 3 });
-  const b = await openPostgresQuestionStore({ url: urlNamed(names.b), schema, owner: 'gw-b', poolSize: 3 });
+  const a = await openPostgresQuestionStore({ url: testPgUrlNamed(names.a), schema, owner: 'gw-a', poolSize: 3 });
+  const b = await openPostgresQuestionStore({ url: testPgUrlNamed(names.b), schema, owner: 'gw-b', poolSize: 3 });
   try {
     await body(a, b, names);
   } finally {

@@ -9,7 +9,7 @@ import type { Transition } from '../../questions/question.js';
 import { makeQuestion, manualClock } from '../testing/question-fixtures.js';
 import type { PostgresQuestionStore } from './pg-question-store.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, uniqueSchemaName, withTestClient } from './testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, requireTestPgUrl, uniqueSchemaName, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
 
 const created = { actor: 'gateway', action: 'created' } as const;
 const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
@@ -22,13 +22,6 @@ function answer(by: string): Transition {
     answeredBy: { kind: 'operator', name: by },
     audit: { actor: `operator:${by}`, action: 'answered' },
   };
-}
-
-/** The test server's URL with an application name of its own, so a test can find its connections. */
-function urlNamed(name: string): string {
-  const url = new URL(requireTestPgUrl());
-  url.searchParams.set('application_name', name);
-  return url.toString();
 }
 
 /** Two stores (instances a and b) on one fresh schema, each with its own pool. */
@@ -116,7 +109,7 @@ describe('PostgreSQL store: instances racing', { skip: pgSkipReason ?? false }, 
   test('a connection lost in the middle of a transition is reported as unavailable, writes nothing, and the next call works', async () => {
     const { schema, dispose } = freshSchema();
     const name = `sb-lost-${uniqueSchemaName().slice(-12)}`;
-    const store = await openPostgresQuestionStore({ url: urlNamed(name), schema, poolSize: 2 });
+    const store = await openPostgresQuestionStore({ url: testPgUrlNamed(name), schema, poolSize: 2 });
     try {
       const question = makeQuestion({ state: 'delivered' });
       await store.create(question, created);

@@ -14,7 +14,7 @@ import { joinInstances } from './pg-instances.js';
 import { probePostgresStore } from './pg-probe.js';
 import { killHard, spawnInstance } from './testing/spawn-instance.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
 
 const DEAD_AFTER_MS = 300;
 const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
@@ -29,13 +29,6 @@ async function withSchema(body: (schema: string) => Promise<void>): Promise<void
   } finally {
     await dispose();
   }
-}
-
-/** The test server's URL with an application name of its own, so a test can cut that instance's connection. */
-function urlNamed(name: string): string {
-  const url = new URL(requireTestPgUrl());
-  url.searchParams.set('application_name', name);
-  return url.toString();
 }
 
 async function cutConnectionsOf(name: string): Promise<number> {
@@ -145,7 +138,7 @@ describe('PostgreSQL instances: a lost connection', { skip: pgSkipReason ?? fals
   test('an instance whose own connection drops joins again on a new one, so it is not taken for dead', async () => {
     await withSchema(async (schema) => {
       const name = `sb-blip-${process.pid}`;
-      const blip = await joinInstances({ url: urlNamed(name), schema, id: 'gw-blip', deadAfterMs: DEAD_AFTER_MS });
+      const blip = await joinInstances({ url: testPgUrlNamed(name), schema, id: 'gw-blip', deadAfterMs: DEAD_AFTER_MS });
       const a = await joinInstances({ url: requireTestPgUrl(), schema, id: 'gw-a', deadAfterMs: DEAD_AFTER_MS });
       try {
         assert.equal(await cutConnectionsOf(name), 1);

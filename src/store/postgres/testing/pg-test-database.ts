@@ -24,6 +24,13 @@ export function requireTestPgUrl(): string {
   return testPgUrl;
 }
 
+/** The test server's URL with an application name of its own, so a test can find (and cut) its connections. */
+export function testPgUrlNamed(name: string): string {
+  const url = new URL(requireTestPgUrl());
+  url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
 /** Runs `work` on one connection of its own to the test server, closed afterwards. */
 export async function withTestClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: requireTestPgUrl() });
