@@ -55,9 +55,10 @@ export interface GatewayOptions {
   /**
    * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
    * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
-   * the process (handles do not survive a restart; `serve` persists one).
+   * the process (handles do not survive a restart; `serve` persists one). `owner`: this instance's id, named in every
+   * parked handle when several instances share a store, so that a retry landing elsewhere is forwarded here.
    */
-  requestState?: { keys: HandleKeyRing; ledger?: HandleLedger };
+  requestState?: { keys: HandleKeyRing; ledger?: HandleLedger; owner?: string };
   /** Where composite runs are recorded (serve: beside the questions); without it runs are not kept. */
   runs?: RunRecorder;
   /** Most stand-in sessions for 2026-07-28 hosts at once (default: the config's `http.maxStandIns`). */
@@ -149,6 +150,7 @@ class Gateway implements GatewayHandle {
       openSession: (port, transport, onClosed) => this.#openRouted(port, transport, onClosed),
       keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
       ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
+      ...(options.requestState?.owner === undefined ? {} : { owner: options.requestState.owner }),
       questions: this.#questions,
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),

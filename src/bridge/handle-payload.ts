@@ -30,6 +30,8 @@ export interface HandlePayload {
   expiresAt: number;
   /** `wrapped` only: the upstream's requestState, exactly as it was given. */
   upstreamState?: string;
+  /** `parked` only, and only on a gateway of several instances: the instance holding the parked call (`o`). */
+  owner?: string;
 }
 
 /** The payload as JSON text (short keys; `s` only for wrapped handles). */
@@ -46,11 +48,14 @@ export function encodePayload(payload: HandlePayload): string {
     exp: payload.expiresAt,
   };
   if (payload.kind === 'wrapped') wire.s = payload.upstreamState;
+  if (payload.owner !== undefined) wire.o = payload.owner;
   return JSON.stringify(wire);
 }
 
 export type PayloadRead = { ok: true; payload: HandlePayload } | { ok: false; reason: 'malformed' | 'unknown-version' };
 
+/** Longest instance id a parked handle names (`cluster.id` is at most 200 characters). */
+const MAX_OWNER_LENGTH = 200;
 const DIGEST = /^[A-Za-z0-9_-]{43}$/;
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
@@ -69,8 +74,8 @@ export function decodePayload(json: string): PayloadRead {
   }
   if (!isObject(wire)) return { ok: false, reason: 'malformed' };
   if (wire.v !== HANDLE_VERSION) return { ok: false, reason: Number.isInteger(wire.v) ? 'unknown-version' : 'malformed' };
-  const { k, id, u, p, m, d, iat, exp, s } = wire;
-  const allowed = k === 'wrapped' ? 10 : 9;
+  const { k, id, u, p, m, d, iat, exp, s, o } = wire;
+  const allowed = (k === 'wrapped' ? 10 : 9) + (o === undefined ? 0 : 1);
   if (Object.keys(wire).length !== allowed) return { ok: false, reason: 'malformed' };
   if (k !== 'parked' && k !== 'wrapped') return { ok: false, reason: 'malformed' };
   if (typeof id !== 'string' || !ID.test(id)) return { ok: false, reason: 'malformed' };
@@ -78,7 +83,9 @@ export function decodePayload(json: string): PayloadRead {
   if (typeof p !== 'string' || !DIGEST.test(p) || typeof d !== 'string' || !DIGEST.test(d)) return { ok: false, reason: 'malformed' };
   if (!Number.isSafeInteger(iat) || !Number.isSafeInteger(exp) || (exp as number) <= (iat as number)) return { ok: false, reason: 'malformed' };
   if (k === 'wrapped' && typeof s !== 'string') return { ok: false, reason: 'malformed' };
+  if (o !== undefined && (k !== 'parked' || typeof o !== 'string' || o.length === 0 || o.length > MAX_OWNER_LENGTH)) return { ok: false, reason: 'malformed' };
   const payload: HandlePayload = { version: HANDLE_VERSION, kind: k, id, upstream: u, principal: p, method: m, paramsDigest: d, issuedAt: iat as number, expiresAt: exp as number };
   if (k === 'wrapped') payload.upstreamState = s as string;
+  if (o !== undefined) payload.owner = o as string;
   return { ok: true, payload };
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { HandleKey, HandleKeyRing } from './handle-keys.js';
 import { generateHandleKeyText, handleKeyFromText, handleKeyRing } from './handle-keys.js';
 import type { HandleClaims, HandleExpectation } from './request-state.js';
-import { MAX_HANDLE_LENGTH, MAX_WRAPPED_STATE_LENGTH, openHandle, sealHandle } from './request-state.js';
+import { MAX_HANDLE_LENGTH, MAX_WRAPPED_STATE_LENGTH, handleOwnerOf, openHandle, sealHandle } from './request-state.js';
 
 function newKey(): HandleKey {
   const read = handleKeyFromText(generateHandleKeyText());
@@ -197,4 +197,23 @@ test('fuzz: thousands of random and mutated strings never throw and never open',
     assert.equal(opened.ok, false, typeof input === 'string' ? input.slice(0, 60) : String(input));
   }
   assert.ok(inputs.length > 6000);
+});
+
+test('a parked handle of a gateway of several instances names its owner: it opens like any, and the owner reads back', () => {
+  const sealed = sealHandle({ ...PARKED, owner: 'gw-2' }, RING, NOW);
+  const opened = openHandle(sealed.text, RING, EXPECTED, NOW + 1);
+  assert.equal(opened.ok, true);
+  if (opened.ok) assert.equal(opened.payload.owner, 'gw-2');
+  assert.equal(handleOwnerOf(sealed.text), 'gw-2');
+  // Without an owner (one instance), nothing is named; nor in what is not a handle.
+  assert.equal(handleOwnerOf(sealHandle(PARKED, RING, NOW).text), undefined);
+  for (const text of [undefined, 42, '', 'sb1.x', 'sb2.e30.x', 'sb1.!!!.x']) assert.equal(handleOwnerOf(text), undefined);
+});
+
+test('only a parked handle names an owner: sealing refuses one on a wrapped handle, opening calls such a payload malformed', () => {
+  assert.throws(() => sealHandle({ ...PARKED, kind: 'wrapped', upstreamState: 's', owner: 'gw-2' }, RING, NOW), RangeError);
+  assert.throws(() => sealHandle({ ...PARKED, owner: '' }, RING, NOW), RangeError);
+  const wire = { v: 1, k: 'wrapped', id: 'A'.repeat(22), u: 'desk', p: 'A'.repeat(43), m: 'tools/call', d: 'A'.repeat(43), iat: NOW, exp: NOW + 1000, s: 'x', o: 'gw-2' };
+  const opened = openHandle(forge(JSON.stringify(wire)), RING, EXPECTED, NOW);
+  assert.deepEqual(opened, { ok: false, reason: 'malformed' });
 });

@@ -45,6 +45,8 @@ export interface HandleClaims {
   ttlMs: number;
   /** Required for `wrapped`, refused for `parked`. */
   upstreamState?: string;
+  /** `parked` only: the gateway instance holding the call, named in the handle so that another instance forwards the retry there. */
+  owner?: string;
 }
 
 export interface SealedHandle {
@@ -66,6 +68,7 @@ export function sealHandle(claims: HandleClaims, keys: HandleKeyRing, now: numbe
   if (!Number.isSafeInteger(claims.ttlMs) || claims.ttlMs < 1 || claims.ttlMs > MAX_HANDLE_TTL_MS) throw new RangeError('sealHandle: ttlMs must be 1 ms to 24 h');
   if ((claims.kind === 'wrapped') !== (claims.upstreamState !== undefined)) throw new TypeError('sealHandle: a wrapped handle needs upstreamState, a parked one has none');
   if (claims.upstreamState !== undefined && claims.upstreamState.length > MAX_WRAPPED_STATE_LENGTH) throw new RangeError('sealHandle: the upstream requestState is too long to wrap');
+  if (claims.owner !== undefined && (claims.kind !== 'parked' || claims.owner.length === 0 || claims.owner.length > 200)) throw new RangeError('sealHandle: only a parked handle names an owner, of 1 to 200 characters');
   const payload: HandlePayload = {
     version: HANDLE_VERSION,
     kind: claims.kind,
@@ -78,6 +81,7 @@ export function sealHandle(claims: HandleClaims, keys: HandleKeyRing, now: numbe
     expiresAt: now + claims.ttlMs,
   };
   if (claims.upstreamState !== undefined) payload.upstreamState = claims.upstreamState;
+  if (claims.owner !== undefined) payload.owner = claims.owner;
   const signed = `${HANDLE_PREFIX}.${toBase64url(Buffer.from(encodePayload(payload), 'utf8'))}`;
   return { text: `${signed}.${toBase64url(mac(keys.signing, signed))}`, payload };
 }
@@ -141,6 +145,27 @@ function open(text: unknown, keys: HandleKeyRing, expected: HandleExpectation, n
   if (payload.method !== expected.method) return { ok: false, reason: 'wrong-method' };
   if (payload.paramsDigest !== paramsDigest(expected.params)) return { ok: false, reason: 'wrong-params' };
   return { ok: true, payload, keyId };
+}
+
+/**
+ * The instance a parked handle names as holding its call, read without checking the MAC: it only picks which instance
+ * a retry is forwarded to (one recorded up, by the cluster's directory), and the owner checks the handle whole.
+ * Undefined for anything that is not a parked handle naming an owner.
+ */
+export function handleOwnerOf(text: unknown): string | undefined {
+  if (typeof text !== 'string' || text.length > MAX_HANDLE_LENGTH) return undefined;
+  const parts = text.split('.');
+  if (parts.length !== 3 || parts[0] !== HANDLE_PREFIX) return undefined;
+  const bytes = fromBase64url(parts[1] ?? '');
+  if (bytes === undefined) return undefined;
+  let json: string;
+  try {
+    json = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const read = decodePayload(json);
+  return read.ok ? read.payload.owner : undefined;
 }
 
 function mac(key: HandleKey, signed: string): Buffer {

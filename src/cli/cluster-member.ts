@@ -7,6 +7,7 @@ import type { Logger } from '../core/log.js';
 import type { NormalizedConfig } from '../config/types.js';
 import type { QuestionStore } from '../questions/question-store.js';
 import type { RunStore } from '../composite/run-store.js';
+import type { ClusterDirectory } from '../edges/http/cluster-forward.js';
 import type { InstanceRecord, PgInstance } from '../store/postgres/pg-instances.js';
 import { joinInstances } from '../store/postgres/pg-instances.js';
 import { CliError } from './cli-io.js';
@@ -15,6 +16,8 @@ export interface ClusterMember {
   readonly id: string;
   /** The instances recorded in the store, newest first. */
   instances(): Promise<InstanceRecord[]>;
+  /** Where the other instances are, for the cluster link (their places read at most once a second each). */
+  readonly directory: ClusterDirectory;
   /** Stops sweeping and leaves (recorded `left`). */
   close(): Promise<void>;
 }
@@ -26,7 +29,8 @@ export async function joinCluster(config: NormalizedConfig, id: string, stores: 
   const { deadAfterMs } = config.cluster;
   let instance: PgInstance;
   try {
-    instance = await joinInstances({ url, schema, id, deadAfterMs, onError: (error) => logger.log('warn', 'the instance heartbeat failed; the next one tries again', { error: String(error) }) });
+    const advertise = config.cluster.link?.advertise;
+    instance = await joinInstances({ url, schema, id, deadAfterMs, ...(advertise === undefined ? {} : { advertise }), onError: (error) => logger.log('warn', 'the instance heartbeat failed; the next one tries again', { error: String(error) }) });
   } catch (error) {
     throw new CliError(`cannot join the gateway instances of the PostgreSQL store: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -51,10 +55,40 @@ export async function joinCluster(config: NormalizedConfig, id: string, stores: 
   return {
     id,
     instances: () => instance.list(),
+    directory: cachedDirectory(instance),
     async close() {
       clearInterval(timer);
       await sweeping;
       await instance.leave();
+    },
+  };
+}
+
+/** How long a place read from the store is used before it is read again. */
+const PLACE_TTL_MS = 1000;
+
+/**
+ * The directory over the instances table: each instance's place read at most once a second (a forward per request
+ * would otherwise cost a query each), and forgotten as soon as a failed forward finds the instance gone.
+ */
+function cachedDirectory(instance: PgInstance): ClusterDirectory {
+  const places = new Map<string, { at: number; place: Awaited<ReturnType<ClusterDirectory['place']>> }>();
+  return {
+    self: instance.id,
+    async place(id) {
+      const now = performance.now();
+      const kept = places.get(id);
+      if (kept !== undefined && now - kept.at < PLACE_TTL_MS) return kept.place;
+      const found = await instance.place(id);
+      const place = found?.state === 'up' ? { up: true as const, ...(found.advertise === undefined ? {} : { url: found.advertise }) } : { up: false as const };
+      if (places.size > 10_000) places.clear();
+      places.set(id, { at: now, place });
+      return place;
+    },
+    async isGone(id) {
+      const gone = await instance.isGone(id);
+      if (gone) places.set(id, { at: performance.now(), place: { up: false } });
+      return gone;
     },
   };
 }

@@ -25,6 +25,7 @@ import { shownUrl } from '../store/postgres/pg-pool.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
 import type { ClusterMember } from './cluster-member.js';
+import type { ClusterDirectory } from '../edges/http/cluster-forward.js';
 import { joinCluster } from './cluster-member.js';
 import { dataFolder } from './data-folder.js';
 
@@ -47,6 +48,8 @@ export interface OperatorSetup {
   token?: { value: string; source: 'config' | 'environment' | 'generated' | 'token file'; file?: string };
   /** What `/healthz` shows an operator of the store: its type and where (never a password), and on PostgreSQL the instances. */
   healthDetails(): Promise<Record<string, unknown>>;
+  /** On PostgreSQL: the other instances sharing the store, for the cluster link. */
+  cluster?: ClusterDirectory;
   close(): Promise<void>;
 }
 
@@ -162,6 +165,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     metrics,
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
     ...(token ? { token } : {}),
+    ...(member ? { cluster: member.directory } : {}),
     async healthDetails() {
       const kept = storeSummary(config);
       return member ? { store: kept, instance: member.id, instances: await member.instances() } : { store: kept };

@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.secret). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -35,7 +35,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
  * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
- * (except `type`), `console.token`, every `requestState.keys` entry and `store.url`.
+ * (except `type`), `console.token`, every `requestState.keys` entry, `store.url` and `cluster.secret`.
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -54,6 +54,8 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
   if (isPlainObject(consoleSettings)) expandAt(consoleSettings, 'token', ['console']);
   const store = raw['store'];
   if (isPlainObject(store)) expandAt(store, 'url', ['store']);
+  const cluster = raw['cluster'];
+  if (isPlainObject(cluster)) expandAt(cluster, 'secret', ['cluster']);
   const requestState = raw['requestState'];
   const keys = isPlainObject(requestState) ? requestState['keys'] : undefined;
   if (Array.isArray(keys)) keys.forEach((_, index) => expandAt(keys as unknown[] as Record<number, unknown>, index, ['requestState', 'keys']));

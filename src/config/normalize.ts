@@ -185,7 +185,12 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     questions: { route: parsed.questions.route, timeoutMs: parsed.questions.timeout, sampling: parsed.questions.sampling, consent: parsed.questions.consent },
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
     store: normalizeStore(parsed.store, configDir),
-    cluster: { ...(parsed.cluster.id === undefined ? {} : { id: parsed.cluster.id }), deadAfterMs: parsed.cluster.deadAfter, drainTimeoutMs: parsed.cluster.drainTimeout },
+    cluster: {
+      ...(parsed.cluster.id === undefined ? {} : { id: parsed.cluster.id }),
+      ...(parsed.cluster.advertise === undefined ? {} : { link: { advertise: parsed.cluster.advertise.replace(/\/+$/, ''), secret: parsed.cluster.secret ?? '' } }),
+      deadAfterMs: parsed.cluster.deadAfter,
+      drainTimeoutMs: parsed.cluster.drainTimeout,
+    },
     requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
     log: { format: parsed.log.format },
     composites: normalizeComposites(parsed.composites, context.compositeOrder),

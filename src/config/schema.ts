@@ -12,6 +12,7 @@ import { questionsSchema } from './sections/questions.js';
 import { requestStateSchema } from './sections/request-state.js';
 import { retrySchema } from './sections/retry.js';
 import { clusterSchema } from './sections/cluster.js';
+import { custom } from './sections/fields.js';
 import { storeSchema } from './sections/store.js';
 import { upstreamsSchema } from './sections/upstreams.js';
 
@@ -33,6 +34,12 @@ export const configSchema = z
     requestState: requestStateSchema.prefault({}),
     log: logSchema.prefault({}),
     composites: compositesSchema.optional(),
+  })
+  .superRefine((config, ctx) => {
+    // Forwarding needs the shared store's instance records, and a handle signed on one instance must verify on another.
+    if (config.cluster.advertise === undefined) return;
+    if (config.store.type !== 'postgres') custom(ctx, 'only applies with store.type postgres (the instances find each other there)', ['cluster', 'advertise']);
+    else if (config.requestState.keys === undefined) custom(ctx, 'needs requestState.keys: every instance signs and verifies handles with the same keys', ['cluster', 'advertise']);
   })
   .meta({
     title: 'Switchboard configuration',

@@ -3,7 +3,8 @@
 import { createRunRecorder } from '../../composite/run-store.js';
 import { loadConfig } from '../../config/load.js';
 import { parseListenAddress } from '../../config/listen.js';
-import type { ListenAddress } from '../../config/types.js';
+import type { ListenAddress, NormalizedConfig } from '../../config/types.js';
+import { ClusterLink } from '../../edges/http/cluster-forward.js';
 import { createGateway } from '../../app/gateway.js';
 import type { McpHttpHandler } from '../../edges/http/mcp-handler.js';
 import { createMcpHttpHandler, MCP_PATH } from '../../edges/http/mcp-handler.js';
@@ -18,6 +19,7 @@ import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
 import { describeOperator, setUpOperator } from '../operator-setup.js';
+import type { OperatorSetup } from '../operator-setup.js';
 import { requestStateKeys } from '../request-state-keys.js';
 import { checkComposites } from '../composite-check.js';
 import { logUnhandledRejections } from '../process-guards.js';
@@ -49,8 +51,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     throw error;
   });
   const processes = await trackUpstreamProcesses(config, logger);
+  const cluster = clusterLink(config, operator, logger);
   const gateway = createGateway(config, {
-    requestState: { keys: keys.ring },
+    requestState: { keys: keys.ring, ...(cluster ? { owner: cluster.self } : {}) },
     logger,
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose, processes }),
     questions: { desk: operator.desk },
@@ -59,12 +62,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization), healthDetails: () => operator.healthDetails() });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization), healthDetails: () => operator.healthDetails(), ...(cluster ? { cluster } : {}) });
   let server;
   try {
     server = await startHttpServer(handler, address, config.http);
   } catch (error) {
     await gateway.close();
+    cluster?.close();
     processes.close();
     await operator.close();
     throw new CliError(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
@@ -78,6 +82,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       await handler.close();
       await server.close();
       await gateway.close();
+      cluster?.close();
       processes.close();
       await operator.close();
       throw error;
@@ -92,9 +97,24 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   await handler.close();
   await server.close();
   await gateway.close();
+  cluster?.close();
   processes.close();
   await operator.close();
   return 0;
+}
+
+/**
+ * On PostgreSQL with `cluster.advertise`: the link to the other instances (design 013). Without an address, another
+ * instance cannot forward this one's sessions: a host whose request lands there gets 404 and starts again.
+ */
+function clusterLink(config: NormalizedConfig, operator: OperatorSetup, logger: Logger): ClusterLink | undefined {
+  if (!operator.cluster) return undefined;
+  const link = config.cluster.link;
+  if (link === undefined) {
+    logger.log('warn', 'cluster.advertise is not set: other instances cannot forward requests for this instance\'s sessions and parked calls (a host whose request lands elsewhere gets 404)');
+    return undefined;
+  }
+  return new ClusterLink({ directory: operator.cluster, secret: link.secret, logger, maxBodyBytes: config.http.maxBodyBytes });
 }
 
 /** How often a draining gateway looks whether its calls ended. */

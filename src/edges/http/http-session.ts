@@ -25,6 +25,8 @@ export interface HttpSessionOptions {
   onClosed(session: HttpSession): void;
   /** Called on every use of the session (a request, a message sent). */
   onUsed?(): void;
+  /** Makes the session's id (default: a random UUID; on a cluster, one that names this instance). */
+  newId?(): string;
 }
 
 export class HttpSession {
@@ -85,7 +87,7 @@ export class HttpSession {
 
   /** The initialize POST (already checked by the edge): assigns the session id, then answers on an SSE stream. */
   initialize(request: JsonRpcRequest): Response {
-    this.#id = randomUUID();
+    this.#id = this.#options.newId?.() ?? randomUUID();
     this.transport.sessionId = this.#id;
     this.#options.onInitialized(this);
     const requested = request.params?.protocolVersion;

@@ -44,6 +44,8 @@ export interface LegacySseSettings extends JsonBodyLimits {
   idleTimeoutMs: number;
   /** The host-session count and caps every `/sse` session is admitted by. */
   limits: SessionLimits;
+  /** Makes a session's id (default: a random UUID; on a cluster, one that names this instance). */
+  newSessionId?: () => string;
 }
 
 export interface LegacySseEndpoint {
@@ -73,7 +75,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       if (!acceptsEventStream(req.headers.get('accept'))) {
         return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
       }
-      const id = randomUUID();
+      const id = settings.newSessionId?.() ?? randomUUID();
       const inFlight = new Set<JsonRpcId>();
       const slot = settings.limits.admit({
         kind: 'sse',
@@ -102,7 +104,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       }
       sessions.set(id, { connection, host, slot, idle, inFlight });
       idle.touch();
-      connection.write(sseEvent({ event: 'endpoint', data: `${LEGACY_MESSAGES_PATH}?sessionId=${id}` }));
+      connection.write(sseEvent({ event: 'endpoint', data: `${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}` }));
       settings.logger.log('info', 'legacy SSE host session opened', { session: id, hostSession: host.id });
       return new Response(connection.body, {
         status: 200,

@@ -22,6 +22,10 @@ import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, hostGuard, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { sessionCapKey } from './modern-principal.js';
 import { pathOf } from './request-path.js';
+import { handleOwnerOf } from '../../bridge/request-state.js';
+import { CLUSTER_HEADER, ownerOfSessionId } from './cluster-link.js';
+import type { ClusterLink } from './cluster-forward.js';
+import { isForwarded } from './cluster-forward.js';
 import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
 
 export const MCP_PATH = '/mcp';
@@ -50,6 +54,11 @@ export type McpHttpHandlerSettings = HttpSettings & {
   isOperator?: (authorization: string | null) => boolean;
   /** What `/healthz` adds for an operator besides the upstreams (the store, the gateway instances sharing it). */
   healthDetails?: () => Promise<Record<string, unknown>>;
+  /**
+   * The cluster link (design 013): session ids name this instance, a request for another instance's session or parked
+   * call is forwarded there, and a request forwarded here is admitted once its signature verifies.
+   */
+  cluster?: ClusterLink;
 };
 
 export interface McpHttpHandler {
@@ -80,7 +89,9 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     logger,
     idleTimeoutMs: settings.sessionIdleTimeoutMs,
     limits,
+    ...(settings.cluster ? { newSessionId: () => (settings.cluster as ClusterLink).newSessionId() } : {}),
   });
+  const { cluster } = settings;
   let closing = false;
   /** Set by drain(): no new host sessions. */
   let draining = false;
@@ -102,6 +113,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         logger,
         idleTimeoutMs: settings.sessionIdleTimeoutMs,
         onUsed: () => slot.touch(),
+        ...(cluster ? { newId: () => cluster.newSessionId() } : {}),
         onInitialized: (session) => {
           if (session.id !== undefined) sessions.set(session.id, session);
           logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
@@ -152,25 +164,46 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return { ok: true, value: session };
   }
 
-  async function readJson(req: Request): Promise<Checked<unknown>> {
+  async function readJson(req: Request): Promise<Checked<{ value: unknown; bytes: Uint8Array }>> {
     const body = await readJsonBody(req, settings);
-    return body.kind === 'ok' ? { ok: true, value: body.value } : { ok: false, response: jsonBodyErrorResponse(body, settings) };
+    return body.kind === 'ok' ? { ok: true, value: body } : { ok: false, response: jsonBodyErrorResponse(body, settings) };
+  }
+
+  /** The instance other than this one that owns the session `sessionId` names, when `req` is a host's own request. */
+  function sessionOwnerElsewhere(req: Request, sessionId: string | null): string | undefined {
+    return cluster && sessionId ? cluster.elsewhere(req, ownerOfSessionId(sessionId)) : undefined;
+  }
+
+  /** A session's request forwarded to its owner; 404 once the owner is gone (the host initializes again). */
+  async function forwardSession(req: Request, owner: string): Promise<Response> {
+    return (await cluster?.forward(req, owner)) ?? errorResponse('SESSION_NOT_FOUND', 'Session not found (the gateway instance that held it is gone)');
+  }
+
+  /** A 2026-07-28 retry whose parked handle names another instance goes there; a gone owner leaves it to be served here (as `gone`). */
+  async function serveModern(req: Request, body: { value: unknown; bytes: Uint8Array }): Promise<Response> {
+    const state = isObject(body.value) && isObject(body.value.params) ? body.value.params.requestState : undefined;
+    const owner = cluster && state !== undefined ? cluster.elsewhere(req, handleOwnerOf(state)) : undefined;
+    const forwarded = owner === undefined ? undefined : await cluster?.forward(req, owner, body.bytes);
+    return forwarded ?? serveModernPost(gateway, req, body.value, logger);
   }
 
   async function handlePost(req: Request): Promise<Response> {
+    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return forwardSession(req, owner);
     if (!acceptsPostResponses(req.headers.get('accept'))) {
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list both application/json and text/event-stream');
     }
     if (!isJsonContentType(req.headers.get('content-type'))) {
       return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const body = await readJson(req);
-    if (!body.ok) return body.response;
+    const read = await readJson(req);
+    if (!read.ok) return read.response;
+    const body = read.value;
     const era = classifyRequestEra(body.value, req.headers);
     // A session's request with a version header of a later era is the session's to refuse (unsupported version).
     const sessionOnly = req.headers.has('mcp-session-id') && !(isObject(body.value) && hasRequestEnvelope(body.value.params));
     if (era.era === 'refused' && !sessionOnly) return modernErrorResponse(era.id, era.error);
-    if (era.era === 'modern') return serveModernPost(gateway, req, body.value, logger);
+    if (era.era === 'modern') return serveModern(req, body);
     if (Array.isArray(body.value)) return handleBatch(req, body.value);
     const classified = classifyMessage(body.value);
     if (classified.kind === 'invalid') {
@@ -252,6 +285,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     if (!acceptsEventStream(req.headers.get('accept'))) {
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
     }
+    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return forwardSession(req, owner);
     const found = sessionFor(req);
     return found.ok ? found.value.get(req.headers.get('last-event-id')) : found.response;
   }
@@ -259,6 +294,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   async function handleDelete(req: Request): Promise<Response> {
     const modern = modernWithoutSession(req);
     if (modern) return modern;
+    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return forwardSession(req, owner);
     const found = sessionFor(req);
     return found.ok ? found.value.delete() : found.response;
   }
@@ -285,7 +322,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   app.use('*', async (c, next) => {
     const path = c.req.path; // what getPath returned for this request: no second parse
     if (!MCP_PATHS.has(path) && extra.length === 0) return notFound(path);
-    const forbidden = guardHostAndOrigin(c.req.raw);
+    // A forwarded request passed these checks on the instance the host reached.
+    const forbidden = isForwarded(c.req.raw) ? undefined : guardHostAndOrigin(c.req.raw);
     if (forbidden !== undefined) return forbidden;
     if (closing && CLOSED_WHEN_CLOSING.has(path)) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
     await next();
@@ -294,7 +332,11 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
   app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
   app.all(LEGACY_SSE_PATH, (c) => (c.req.method !== 'GET' ? methodNotAllowed('GET') : draining ? drainingResponse(null) : legacy.open(c.req.raw)));
-  app.all(LEGACY_MESSAGES_PATH, (c) => (c.req.method === 'POST' ? legacy.post(c.req.raw) : methodNotAllowed('POST')));
+  app.all(LEGACY_MESSAGES_PATH, (c) => {
+    if (c.req.method !== 'POST') return methodNotAllowed('POST');
+    const owner = sessionOwnerElsewhere(c.req.raw, new URL(c.req.url).searchParams.get('sessionId'));
+    return owner === undefined ? legacy.post(c.req.raw) : forwardSession(c.req.raw, owner);
+  });
   app.all(MCP_PATH, (c) => {
     switch (c.req.method) {
       case 'POST':
@@ -321,8 +363,14 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   app.onError((error, c) => failed(c.req.raw, error));
 
   return {
-    async handle(req) {
+    async handle(incoming) {
+      let req = incoming;
       try {
+        if (cluster && req.headers.has(CLUSTER_HEADER)) {
+          const admitted = await cluster.admit(req);
+          if (!admitted.ok) return admitted.response;
+          req = admitted.request;
+        }
         return await app.fetch(req);
       } catch (error) {
         // Hono hands only Error instances to onError; anything else thrown ends here.

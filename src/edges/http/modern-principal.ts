@@ -11,6 +11,11 @@ export function noteRemoteAddress(req: Request, address: string | undefined): vo
   if (address !== undefined) remoteAddresses.set(req, address);
 }
 
+/** The client address noted for `req`, if any (the cluster link carries it to the instance a request is forwarded to). */
+export function remoteAddressOf(req: Request): string | undefined {
+  return remoteAddresses.get(req);
+}
+
 /**
  * The principal of a modern request (design 009): the digest of its Authorization header when it has one
  * (a host behind an authenticating proxy, or with its own token), else its client address and clientInfo

@@ -10,7 +10,8 @@ export interface JsonBodyLimits {
 }
 
 export type JsonBodyResult =
-  | { kind: 'ok'; value: unknown }
+  /** `bytes`: the body as sent (what the cluster link forwards). */
+  | { kind: 'ok'; value: unknown; bytes: Uint8Array }
   | { kind: 'too-large' }
   /** Not UTF-8, or not JSON. */
   | { kind: 'not-json' }
@@ -30,7 +31,7 @@ export async function readJsonBody(req: Request, limits: JsonBodyLimits): Promis
     return { kind: 'not-json' };
   }
   const parsed = parseJsonWithin(text, limits.maxJsonDepth);
-  if (parsed.ok) return { kind: 'ok', value: parsed.value };
+  if (parsed.ok) return { kind: 'ok', value: parsed.value, bytes: body.bytes };
   return parsed.problem === 'too-deep' ? { kind: 'too-deep', maxDepth: parsed.maxDepth } : { kind: 'not-json' };
 }
 

@@ -27,6 +27,7 @@ const EXPECTED: Record<HttpErrorCode, [status: number, rpcCode: number]> = {
   UNSUPPORTED_MEDIA_TYPE: [415, -32600],
   NOT_FOUND: [404, -32600],
   METHOD_NOT_ALLOWED: [405, -32600],
+  CLUSTER_UNAUTHORIZED: [401, -32600],
   UNAVAILABLE: [503, -32603],
   INTERNAL: [500, -32603],
 };

@@ -56,7 +56,9 @@ export const HTTP_ERROR_TABLE = {
   NOT_FOUND: { status: 404, rpcCode: RpcCode.InvalidRequest },
   /** The path exists, the method does not (answered with `Allow`). */
   METHOD_NOT_ALLOWED: { status: 405, rpcCode: RpcCode.InvalidRequest },
-  /** The edge is shutting down or the gateway refused a new session. */
+  /** A request carrying a cluster signature that does not verify (design 013): never served, whatever it asks. */
+  CLUSTER_UNAUTHORIZED: { status: 401, rpcCode: RpcCode.InvalidRequest },
+  /** The edge is shutting down, the gateway refused a new session, or the instance owning a session cannot be reached now. */
   UNAVAILABLE: { status: 503, rpcCode: RpcCode.InternalError },
   /** A bug on our side. */
   INTERNAL: { status: 500, rpcCode: RpcCode.InternalError },

@@ -42,6 +42,8 @@ export interface ModernHostsOptions {
   openSession(port: HostPort, transport: ModernRequestContext['transport'], onClosed: () => void): RoutedSession;
   keys: HandleKeyRing;
   ledger: HandleLedger;
+  /** This gateway instance's id, named in each parked handle, when several instances share a store (design 013). */
+  owner?: string;
   /** The desk every question is opened at, and the route policy. */
   questions: { desk: QuestionDesk; policy: QuestionPolicy };
   serverInfo: JsonObject;
@@ -252,7 +254,7 @@ export class ModernHosts {
         const tool = routed?.kind === 'composite' ? (typeof params.name === 'string' ? params.name : undefined) : routed?.tool?.upstream;
         const deadlineMs = Math.min(MAX_HANDLE_TTL_MS, this.#options.roundDeadlineMs(upstream, tool));
         const sealed = sealHandle(
-          { kind: 'parked', upstream, principal: session.principal, method: call.method, params: originalParams(params), ttlMs: deadlineMs },
+          { kind: 'parked', upstream, principal: session.principal, method: call.method, params: originalParams(params), ttlMs: deadlineMs, ...(this.#options.owner === undefined ? {} : { owner: this.#options.owner }) },
           this.#options.keys,
           this.#now(),
         );

@@ -24,6 +24,8 @@ export interface InstanceOptions extends PoolOptions {
   id: string;
   /** An instance silent this long, with its lock free, is dead. */
   deadAfterMs: number;
+  /** Where the other instances reach this one (`cluster.advertise`); absent: they cannot forward to it. */
+  advertise?: string;
   /** Told about a heartbeat that failed (the next one tries again). */
   onError?: (error: unknown) => void;
 }
@@ -33,6 +35,14 @@ export interface InstanceRecord {
   state: 'up' | 'dead' | 'left';
   startedAt: string;
   heartbeatAt: string;
+  /** Where the other instances reach it, if it said. */
+  advertise?: string;
+}
+
+/** What another instance needs to forward a request to one: whether it is up, and where it is reached. */
+export interface InstancePlace {
+  state: InstanceRecord['state'];
+  advertise?: string;
 }
 
 /**
@@ -62,9 +72,9 @@ async function connectAs(options: InstanceOptions, tables: Tables): Promise<Clie
     throw new QuestionStoreError('instance-taken', `instance id ${options.id} is held by a live gateway on ${shownUrl(options.url)}: give this instance another id (cluster.id)`);
   }
   await client.query(
-    `INSERT INTO ${tables.instances} (id, state, started_at, heartbeat_at) VALUES ($1, 'up', now(), now())
-     ON CONFLICT (id) DO UPDATE SET state = 'up', started_at = now(), heartbeat_at = now(), ended_at = NULL, ended_by = NULL`,
-    [options.id],
+    `INSERT INTO ${tables.instances} (id, state, started_at, heartbeat_at, advertise) VALUES ($1, 'up', now(), now(), $2)
+     ON CONFLICT (id) DO UPDATE SET state = 'up', started_at = now(), heartbeat_at = now(), ended_at = NULL, ended_by = NULL, advertise = $2`,
+    [options.id, options.advertise ?? null],
   );
   return client;
 }
@@ -128,12 +138,46 @@ export class PgInstance {
 
   /** Every instance recorded, newest first (for check and /healthz). */
   async list(): Promise<InstanceRecord[]> {
+    const { rows } = await this.#connected().query<{ id: string; state: InstanceRecord['state']; started_at: Date; heartbeat_at: Date; advertise: string | null }>(
+      `SELECT id, state, started_at, heartbeat_at, advertise FROM ${this.#tables.instances} ORDER BY started_at DESC`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      state: row.state,
+      startedAt: row.started_at.toISOString(),
+      heartbeatAt: row.heartbeat_at.toISOString(),
+      ...(row.advertise === null ? {} : { advertise: row.advertise }),
+    }));
+  }
+
+  /** Whether instance `id` is recorded up and where it is reached; undefined when no instance of that id ever joined. */
+  async place(id: string): Promise<InstancePlace | undefined> {
+    const { rows } = await this.#connected().query<{ state: InstanceRecord['state']; advertise: string | null }>(
+      `SELECT state, advertise FROM ${this.#tables.instances} WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return { state: row.state, ...(row.advertise === null ? {} : { advertise: row.advertise }) };
+  }
+
+  /**
+   * Whether instance `id` is surely gone now: its lock is free, so no live process (or connection) holds the id. Asked
+   * when a forward to it failed, before its heartbeat has aged to `deadAfterMs`: a host then learns at once that its
+   * session is gone instead of waiting for the sweep.
+   */
+  async isGone(id: string): Promise<boolean> {
+    const client = this.#connected();
+    const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
+    if (!rows[0]?.free) return false;
+    await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
+    return true;
+  }
+
+  #connected(): Client {
     const client = this.#client;
     if (!client) throw new QuestionStoreError('unavailable', `the connection of instance ${this.id} to ${shownUrl(this.#options.url)} is lost; it joins again shortly`);
-    const { rows } = await client.query<{ id: string; state: InstanceRecord['state']; started_at: Date; heartbeat_at: Date }>(
-      `SELECT id, state, started_at, heartbeat_at FROM ${this.#tables.instances} ORDER BY started_at DESC`,
-    );
-    return rows.map((row) => ({ id: row.id, state: row.state, startedAt: row.started_at.toISOString(), heartbeatAt: row.heartbeat_at.toISOString() }));
+    return client;
   }
 
   /** Leaves: recorded `left`, the lock let go with the connection. */

@@ -106,6 +106,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Where the other instances reach this one (cluster.advertise): forwarded requests go there. NULL: not reachable.
+      ALTER TABLE instances ADD COLUMN advertise text;
+    `,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

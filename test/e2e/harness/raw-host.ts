@@ -77,6 +77,11 @@ export class RawHost {
     return host;
   }
 
+  /** The same session reached at another URL (another gateway instance of a cluster): its POSTs go there. */
+  withUrl(url: string): RawHost {
+    return new RawHost(url, this.sessionId, this.protocolVersion, this.initializeResult);
+  }
+
   /** The headers every POST of this session carries. */
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': this.sessionId, 'mcp-protocol-version': this.protocolVersion, ...extra };

@@ -1,0 +1,234 @@
+/**
+ * @module e2e/cluster.test (issue 13): three `switchboard serve` processes on one PostgreSQL schema behind haproxy
+ * (round robin, no stickiness), incident desk upstreams, real hosts: a legacy session whose POSTs and answers land on
+ * every instance, a 2026-07-28 host whose retries land on another instance than the one holding the parked call, 50
+ * sessions whose questions are answered over another instance's REST API, two operators racing on two instances,
+ * `kill -9` of an instance with questions open, and a rolling restart under load.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+
+import { CLUSTER_TOKEN, clusterSkipReason, startCluster, type RunningCluster } from './harness/cluster.js';
+import { ModernHttpHost } from './harness/modern-host.js';
+import { OperatorApi } from './harness/operator-api.js';
+import { RawHost } from './harness/raw-host.js';
+import { toolText } from './harness/tool-results.js';
+import { incidentDeskStdio } from './harness/upstreams.js';
+
+const REVISION = '2025-06-18';
+const SERVICES = ['payments-api', 'search-indexer', 'auth-gateway', 'ledger-db'] as const;
+const approve = (ticket: string) => ({ action: 'accept', content: { confirm: true, ticket } });
+
+/** Waits (bounded) until `check` holds. */
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('several instances behind a balancer', { skip: clusterSkipReason, timeout: 240_000 }, () => {
+  let cluster: RunningCluster;
+  before(async () => {
+    cluster = await startCluster({ upstreams: { desk: incidentDeskStdio() } });
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  test('a legacy session opened on one instance works from every other: its POSTs, its answer and its stream', async () => {
+    const [a, b, c] = cluster.members as [typeof cluster.members[0], typeof cluster.members[0], typeof cluster.members[0]];
+    const host = await RawHost.connect(a.url, { protocolVersion: REVISION, capabilities: { elicitation: {} } });
+    // The call goes in on B (forwarded to A, its stream relayed back), the answer on C.
+    const call = await host.withUrl(b.url).callTool(2, 'restart_service', { service: 'payments-api' });
+    const question = await call.until((message) => 'method' in message && message.method === 'elicitation/create');
+    const answered = await host.withUrl(c.url).answer(question.id, approve('CHG-7001'));
+    assert.equal(answered.status, 202, answered.text);
+    const [result] = await call.rest();
+    assert.equal(toolText(result), 'RESTARTED payments-api under CHG-7001', cluster.logs());
+    // The same through the balancer, request after request.
+    const viaBalancer = host.withUrl(cluster.url);
+    const again = await viaBalancer.callTool(3, 'restart_service', { service: 'search-indexer' });
+    const asked = await again.until((message) => 'method' in message && message.method === 'elicitation/create');
+    assert.equal((await viaBalancer.answer(asked.id, approve('CHG-7002'))).status, 202);
+    assert.equal(toolText((await again.rest())[0]), 'RESTARTED search-indexer under CHG-7002');
+    const listed = await viaBalancer.call(4, 'tools/list');
+    assert.ok(Array.isArray((listed.result as { tools?: unknown[] } | undefined)?.tools));
+    await host.withUrl(c.url).close();
+    // Deleted through C: gone on A too.
+    const afterDelete = await host.withUrl(a.url).postText(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }));
+    assert.equal(afterDelete.status, 404);
+  });
+
+  test('a 2026-07-28 host completes a parked call whose retry lands on another instance, on each instance in turn', async () => {
+    const authorization = `Bearer modern-${randomUUID()}`;
+    const members = cluster.members;
+    for (let index = 0; index < members.length; index += 1) {
+      const first = members[index] as (typeof members)[0];
+      const next = members[(index + 1) % members.length] as (typeof members)[0];
+      const starter = new ModernHttpHost(first.url);
+      const service = SERVICES[index % SERVICES.length] as string;
+      const message = starter.message('tools/call', { name: 'restart_service', arguments: { service } });
+      const parked = await starter.post(message, { authorization });
+      const round = parked.messages.find((entry) => entry.id === message.id)?.result as Record<string, unknown> | undefined;
+      assert.equal(round?.resultType, 'input_required', starter.transcript());
+      const [key] = Object.keys(round?.inputRequests as object);
+      const retrier = new ModernHttpHost(next.url);
+      const retry = retrier.message('tools/call', {
+        name: 'restart_service',
+        arguments: { service },
+        requestState: round?.requestState,
+        inputResponses: { [key as string]: approve(`CHG-80${index}`) },
+      });
+      const done = await retrier.post(retry, { authorization });
+      const response = done.messages.find((entry) => entry.id === retry.id);
+      assert.equal(toolText(response), `RESTARTED ${service} under CHG-80${index}`, `${retrier.transcript()}\n${cluster.logs()}`);
+    }
+  });
+
+  test('a forwarded-looking request from a host is refused: the cluster link is not served to hosts', async () => {
+    const member = cluster.members[0] as (typeof cluster.members)[0];
+    const response = await fetch(member.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'switchboard-cluster': `v1.Z3ctOQ.${Date.now()}.${'A'.repeat(43)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    assert.equal(response.status, 401);
+  });
+
+  test('50 sessions through the balancer, each question answered over the REST API of an instance that does not hold its call', async () => {
+    const hosts = await Promise.all(Array.from({ length: 50 }, () => RawHost.connect(cluster.url, { protocolVersion: REVISION, capabilities: {} })));
+    try {
+      // No elicitation capability: every question goes to an operator.
+      const calls = await Promise.all(hosts.map((host, index) => host.callTool(10, 'restart_service', { service: SERVICES[index % SERVICES.length] })));
+      const apis = cluster.members.map((member) => new OperatorApi(member.url, CLUSTER_TOKEN, `op-${member.id}`));
+      const first = apis[0] as OperatorApi;
+      const sessions = new Set(hosts.map((host) => host.sessionId));
+      let open: Awaited<ReturnType<OperatorApi['list']>> = [];
+      await until('all 50 questions are open', async () => {
+        const hostOf = hostSessions(cluster.logs());
+        open = (await first.list('state=delivered&limit=200')).filter((view) => sessions.has(hostOf.get(view.hostSessionId ?? '') ?? ''));
+        return open.length >= 50;
+      });
+      const hostOf = hostSessions(cluster.logs());
+      const answered = await Promise.all(
+        open.map(async (view) => {
+          // The question names the gateway's host session; the instance's log, its Mcp-Session-Id; that, the instance holding the call.
+          const sessionId = hostOf.get(view.hostSessionId ?? '') as string;
+          const index = hosts.findIndex((host) => host.sessionId === sessionId);
+          const owner = ownerOfSession(sessionId);
+          const other = cluster.members.findIndex((member) => member.id !== owner);
+          const reply = await (apis[other] as OperatorApi).send('POST', `/api/questions/${view.id}/answer`, { body: approve(`T-${index}`) });
+          return { reply, owner, other: cluster.members[other]?.id };
+        }),
+      );
+      const owners = new Set(answered.map(({ owner }) => owner));
+      assert.equal(owners.size, 3, `the balancer spread the sessions over the three instances: ${[...owners].join(', ')}`);
+      for (const { reply, owner, other } of answered) assert.equal(reply.status, 200, `answered on ${other} for ${owner}: ${reply.text}`);
+      const results = await Promise.all(calls.map((call) => call.rest()));
+      results.forEach((messages, index) => assert.equal(toolText(messages.at(-1)), `RESTARTED ${SERVICES[index % SERVICES.length]} under T-${index}`, cluster.logs()));
+    } finally {
+      await Promise.all(hosts.map((host) => host.close()));
+    }
+  });
+
+  test('two operators answering one question on two instances: exactly one wins, the other gets 409', async () => {
+    const host = await RawHost.connect(cluster.url, { protocolVersion: REVISION, capabilities: {} });
+    try {
+      const call = await host.callTool(2, 'restart_service', { service: 'ledger-db' });
+      const apis = cluster.members.map((member) => new OperatorApi(member.url, CLUSTER_TOKEN, `op-${member.id}`));
+      const view = await questionOf(apis[0] as OperatorApi, cluster, host.sessionId);
+      const [one, two] = await Promise.all([
+        (apis[1] as OperatorApi).send('POST', `/api/questions/${view.id}/answer`, { body: approve('CHG-ONE') }),
+        (apis[2] as OperatorApi).send('POST', `/api/questions/${view.id}/answer`, { body: approve('CHG-TWO') }),
+      ]);
+      assert.deepEqual([one.status, two.status].sort(), [200, 409], `${one.text}\n${two.text}`);
+      const winner = one.status === 200 ? 'CHG-ONE' : 'CHG-TWO';
+      assert.equal(toolText((await call.rest()).at(-1)), `RESTARTED ledger-db under ${winner}`);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('kill -9 of an instance with questions open: its questions abandoned within deadAfter, audit intact; its sessions 404, its handles gone; the others serve on', async () => {
+    const victim = cluster.members[2] as (typeof cluster.members)[0];
+    const survivors = cluster.members.filter((member) => member !== victim);
+    const api = new OperatorApi((survivors[0] as (typeof survivors)[0]).url, CLUSTER_TOKEN, 'op-survivor');
+    // Two sessions held by the victim and one by a survivor, each with a question open at an operator.
+    const onVictim = [await RawHost.connect(victim.url, { protocolVersion: REVISION }), await RawHost.connect(victim.url, { protocolVersion: REVISION })];
+    const onSurvivor = await RawHost.connect((survivors[1] as (typeof survivors)[0]).url, { protocolVersion: REVISION });
+    const victimCalls = await Promise.all(onVictim.map((host, index) => host.withUrl(cluster.url).callTool(2, 'restart_service', { service: SERVICES[index] })));
+    const survivorCall = await onSurvivor.withUrl(cluster.url).callTool(2, 'restart_service', { service: 'ledger-db' });
+    const victimQuestions = await Promise.all(onVictim.map((host) => questionOf(api, cluster, host.sessionId)));
+    const survivorQuestion = await questionOf(api, cluster, onSurvivor.sessionId);
+    // A 2026-07-28 call parked on the victim.
+    const authorization = `Bearer parked-${randomUUID()}`;
+    const starter = new ModernHttpHost(victim.url);
+    const first = starter.message('tools/call', { name: 'restart_service', arguments: { service: 'payments-api' } });
+    const round = (await starter.post(first, { authorization })).messages.find((entry) => entry.id === first.id)?.result as Record<string, unknown>;
+    assert.equal(round.resultType, 'input_required', starter.transcript());
+
+    await victim.kill();
+    const killedAt = Date.now();
+    // Within deadAfter (3 s) and a sweep (a third of it) after that, a survivor has abandoned the victim's questions.
+    await until('the victim\'s questions are abandoned', async () => {
+      const states = await Promise.all(victimQuestions.map(async (view) => (await api.detail(view.id)).question.state));
+      return states.every((state) => state === 'abandoned');
+    }, 10_000);
+    const tookMs = Date.now() - killedAt;
+    assert.ok(tookMs < 3000 + 1000 + 2000, `abandoned ${tookMs} ms after the kill`);
+    for (const view of victimQuestions) {
+      const detail = await api.detail(view.id);
+      const actions = detail.audit.map((line) => line.action);
+      assert.equal(actions.at(-1), 'abandoned', JSON.stringify(detail.audit));
+      assert.ok(actions.includes('created'), 'the audit keeps its first line');
+      assert.match(JSON.stringify(detail.audit.at(-1)), /gateway instance gw-3 died/);
+    }
+    // The victim's hosts learn their session is gone (404: they initialize again), through the balancer or not.
+    for (const host of onVictim) {
+      const next = await host.withUrl(cluster.url).postText(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
+      assert.equal(next.status, 404, next.text);
+    }
+    // The parked handle it issued is refused cleanly as gone, on any instance.
+    const [key] = Object.keys(round.inputRequests as object);
+    const retrier = new ModernHttpHost(cluster.url);
+    const retry = retrier.message('tools/call', { name: 'restart_service', arguments: { service: 'payments-api' }, requestState: round.requestState, inputResponses: { [key as string]: approve('CHG-LATE') } });
+    const refused = (await retrier.post(retry, { authorization })).messages.find((entry) => entry.id === retry.id);
+    assert.equal((refused?.error?.data as { failure?: string } | undefined)?.failure, 'gone', retrier.transcript());
+    // The survivors serve on: the survivor's question is answered, its call completes.
+    assert.equal((await api.send('POST', `/api/questions/${survivorQuestion.id}/answer`, { body: approve('CHG-ALIVE') })).status, 200);
+    assert.equal(toolText((await survivorCall.rest()).at(-1)), 'RESTARTED ledger-db under CHG-ALIVE');
+    await Promise.all(victimCalls.map((call) => call.close()));
+    // Restarted under its id, it brings nothing back: the questions stay abandoned, the sessions unknown.
+    await victim.start();
+    for (const view of victimQuestions) assert.equal((await api.detail(view.id)).question.state, 'abandoned');
+    const back = await (onVictim[0] as RawHost).withUrl(victim.url).postText(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }));
+    assert.equal(back.status, 404);
+    await onSurvivor.close();
+  });
+});
+
+/** The question a host's call opened (found by its session, as the instances logged it), once it is delivered. */
+async function questionOf(api: OperatorApi, cluster: RunningCluster, sessionId: string): Promise<Awaited<ReturnType<OperatorApi['list']>>[number]> {
+  let found: Awaited<ReturnType<OperatorApi['list']>>[number] | undefined;
+  await until(`the question of session ${sessionId} is open`, async () => {
+    const hostOf = hostSessions(cluster.logs());
+    found = (await api.list('state=delivered&limit=200')).find((view) => hostOf.get(view.hostSessionId ?? '') === sessionId);
+    return found !== undefined;
+  });
+  return found as NonNullable<typeof found>;
+}
+
+/** The Mcp-Session-Id of each gateway host session, as the instances logged them when the sessions opened. */
+function hostSessions(logs: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const match of logs.matchAll(/host session opened session=(\S+) hostSession=(\S+)/g)) map.set(match[2] as string, match[1] as string);
+  return map;
+}
+
+/** The instance a session id names (`<instance id, base64url>.<uuid>`, design 013). */
+function ownerOfSession(sessionId: string): string {
+  return Buffer.from(sessionId.split('.')[0] as string, 'base64url').toString('utf8');
+}
