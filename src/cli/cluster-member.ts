@@ -85,6 +85,10 @@ function cachedDirectory(instance: PgInstance): ClusterDirectory {
       places.set(id, { at: now, place });
       return place;
     },
+    async peer() {
+      const up = (await instance.list()).filter((record) => record.state === 'up' && record.id !== instance.id && record.advertise !== undefined);
+      return up[Math.floor(Math.random() * up.length)]?.id;
+    },
     async isGone(id) {
       const gone = await instance.isGone(id);
       if (gone) places.set(id, { at: performance.now(), place: { up: false } });

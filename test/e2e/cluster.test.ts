@@ -208,6 +208,55 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     assert.equal(back.status, 404);
     await onSurvivor.close();
   });
+
+  test('a rolling restart of all three under steady load loses no answered question; a draining instance hands new sessions on', async () => {
+    const outcome = { answered: 0, completed: 0, lost: [] as string[] };
+    let stop = false;
+    const worker = async (n: number): Promise<void> => {
+      let host: RawHost | undefined;
+      for (let round = 1; !stop; round += 1) {
+        const service = SERVICES[(n + round) % SERVICES.length] as string;
+        const ticket = `R-${n}-${round}`;
+        let answered = false;
+        try {
+          host ??= await RawHost.connect(cluster.url, { protocolVersion: REVISION, capabilities: { elicitation: {} } });
+          const call = await host.callTool(round, 'restart_service', { service });
+          const question = await call.until((message) => 'method' in message && message.method === 'elicitation/create');
+          const reply = await host.answer(question.id, approve(ticket));
+          if (reply.status !== 202) throw new Error(`answer refused: ${reply.status}`);
+          answered = true;
+          outcome.answered += 1;
+          const text = toolText((await call.rest()).at(-1));
+          if (text === `RESTARTED ${service} under ${ticket}`) outcome.completed += 1;
+          else outcome.lost.push(`${ticket}: ${text}`);
+        } catch (error) {
+          // Before its answer was taken, a session that went away is only started again; after, the answer is lost.
+          if (answered) outcome.lost.push(`${ticket}: ${error instanceof Error ? error.message : String(error)}`);
+          host = undefined;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    };
+    const workers = Array.from({ length: 6 }, (_, n) => worker(n));
+    for (const member of cluster.members) {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const exited = member.terminate();
+      // While it drains, a host that reaches it directly is handed to another instance.
+      const handed = await RawHost.connect(member.url, { protocolVersion: REVISION });
+      assert.notEqual(ownerOfSession(handed.sessionId), member.id, 'a new session goes to another instance');
+      await handed.close();
+      assert.equal(await exited, 0, `${member.id} exits by itself once drained\n${member.process.output()}`);
+      await member.start();
+      await until(`${member.id} is back in the balancer`, async () => (await fetch(`${member.base}/healthz`)).status === 200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    stop = true;
+    await Promise.all(workers);
+    assert.deepEqual(outcome.lost, [], cluster.logs());
+    assert.ok(outcome.completed >= 20, `steady load: ${outcome.completed} calls completed during the restart`);
+    assert.equal(outcome.completed, outcome.answered);
+    console.log(`# rolling restart: ${outcome.completed} calls answered and completed under load`);
+  });
 });
 
 /** The question a host's call opened (found by its session, as the instances logged it), once it is delivered. */

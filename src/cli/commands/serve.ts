@@ -8,7 +8,6 @@ import { ClusterLink } from '../../edges/http/cluster-forward.js';
 import { createGateway } from '../../app/gateway.js';
 import type { McpHttpHandler } from '../../edges/http/mcp-handler.js';
 import { createMcpHttpHandler, MCP_PATH } from '../../edges/http/mcp-handler.js';
-import type { GatewayHandle } from '../../ports/host-contracts.js';
 import type { Logger } from '../../core/log.js';
 import { systemClock } from '../../core/clock.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -92,7 +91,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(describeOperator(operator, server.url));
   }
   const received = first ?? (await signal);
-  await drain(handler, gateway, config.cluster.drainTimeoutMs, logger, received);
+  // The calls in flight here, and the requests handed to other instances whose answers still pass through here.
+  await drain(handler, () => gateway.callsInFlight() + (cluster?.inFlight ?? 0), config.cluster.drainTimeoutMs, logger, received);
   logger.log('info', 'shutting down', { signal: received });
   await handler.close();
   await server.close();
@@ -121,15 +121,16 @@ function clusterLink(config: NormalizedConfig, operator: OperatorSetup, logger: 
 const DRAIN_POLL_MS = 100;
 
 /**
- * On the signal: no new host sessions (`/healthz` says draining), and at most `timeoutMs` for the calls in flight to
- * end (a question still open is then abandoned by the shutdown). A second signal ends the process at once (cli-io).
+ * On the signal: no new host sessions here (`/healthz` says draining; on a cluster, a new session or 2026-07-28 request
+ * is handed to another instance), and at most `timeoutMs` for what is `busy` to end (a question still open is then
+ * abandoned by the shutdown). A second signal ends the process at once (cli-io).
  */
-async function drain(handler: McpHttpHandler, gateway: GatewayHandle, timeoutMs: number, logger: Logger, signal: NodeJS.Signals): Promise<void> {
+async function drain(handler: McpHttpHandler, busy: () => number, timeoutMs: number, logger: Logger, signal: NodeJS.Signals): Promise<void> {
   handler.drain();
   const started = systemClock.now();
-  if (gateway.callsInFlight() === 0 || timeoutMs === 0) return;
-  logger.log('info', 'draining: waiting for the calls in flight', { signal, calls: gateway.callsInFlight(), drainTimeoutMs: timeoutMs });
-  while (gateway.callsInFlight() > 0 && systemClock.now() - started < timeoutMs) await sleep(DRAIN_POLL_MS);
-  const left = gateway.callsInFlight();
+  if (busy() === 0 || timeoutMs === 0) return;
+  logger.log('info', 'draining: waiting for the calls in flight', { signal, calls: busy(), drainTimeoutMs: timeoutMs });
+  while (busy() > 0 && systemClock.now() - started < timeoutMs) await sleep(DRAIN_POLL_MS);
+  const left = busy();
   if (left > 0) logger.log('warn', 'drain timeout: the calls still in flight are abandoned', { calls: left });
 }

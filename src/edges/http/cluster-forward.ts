@@ -25,6 +25,8 @@ export interface ClusterDirectory {
   place(id: string): Promise<{ up: true; url?: string } | { up: false }>;
   /** Whether instance `id` is surely gone now (no live process holds its id), asked after a forward to it failed. */
   isGone(id: string): Promise<boolean>;
+  /** Another instance recorded up with an address, picked at random, to hand new work to while this one drains. */
+  peer(): Promise<string | undefined>;
 }
 
 export interface ClusterLinkSettings {
@@ -54,6 +56,8 @@ export class ClusterLink {
   readonly self: string;
   #settings: ClusterLinkSettings;
   #agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 1024 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 1024 }) };
+  /** Forwards whose exchange has not ended yet (a draining instance waits for them as for its own calls). */
+  #inFlight = 0;
 
   constructor(settings: ClusterLinkSettings) {
     this.self = settings.directory.self;
@@ -63,6 +67,17 @@ export class ClusterLink {
   /** A new session id naming this instance. */
   newSessionId(): string {
     return ownedSessionId(this.self);
+  }
+
+  /** Forwarded requests (GET streams aside) whose exchange with the other instance has not ended (their responses may still stream). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Another live instance to hand a new session or a new 2026-07-28 request to while this one drains; undefined: none. */
+  async peer(req: Request): Promise<string | undefined> {
+    if (forwardedRequests.has(req)) return undefined;
+    return this.#settings.directory.peer().catch(() => undefined);
   }
 
   /** `owner` when it is another instance and `req` is a host's own request (a forwarded one is never forwarded again). */
@@ -142,6 +157,12 @@ export class ClusterLink {
     const send = secure ? httpsRequest : httpRequest;
     return new Promise<Response>((resolve, reject) => {
       const outgoing = send(url, { method: req.method, headers, agent: secure ? this.#agents.https : this.#agents.http, signal: req.signal });
+      // A GET is a stream that lasts as long as its session: only the other exchanges are waited for.
+      if (req.method !== 'GET') {
+        this.#inFlight += 1;
+        // 'close' comes once: after the response ended (read whole, or cancelled by the host) or the request failed.
+        outgoing.once('close', () => (this.#inFlight -= 1));
+      }
       const connectTimer = setTimeout(() => outgoing.destroy(new Error(`no connection within ${this.#connectTimeoutMs()} ms`)), this.#connectTimeoutMs());
       outgoing.once('socket', (socket) => {
         if (!socket.connecting) clearTimeout(connectTimer);

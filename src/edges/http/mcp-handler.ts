@@ -22,8 +22,8 @@ import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, hostGuard, isAllowedOrigin, isJsonContentType } from './request-guards.js';
 import { sessionCapKey } from './modern-principal.js';
 import { pathOf } from './request-path.js';
-import { handleOwnerOf } from '../../bridge/request-state.js';
-import { CLUSTER_HEADER, ownerOfSessionId } from './cluster-link.js';
+import { CLUSTER_HEADER } from './cluster-link.js';
+import { ClusterRouting } from './cluster-routing.js';
 import type { ClusterLink } from './cluster-forward.js';
 import { isForwarded } from './cluster-forward.js';
 import { errorResponse, idInFlightResponse, sessionLimitResponse } from './status.js';
@@ -64,8 +64,10 @@ export type McpHttpHandlerSettings = HttpSettings & {
 export interface McpHttpHandler {
   handle(req: Request): Promise<Response>;
   /**
-   * Stops taking new host sessions (a legacy `initialize`, a new `/sse` stream: 503 with Retry-After, for a balancer to
-   * send elsewhere) while the open ones go on; `/healthz` says `draining` with 503. 2026-07-28 requests are still served.
+   * Stops taking new host sessions while the open ones go on; `/healthz` says `draining` with 503. On a cluster, a legacy
+   * `initialize` and a new 2026-07-28 request are handed to another live instance over the cluster link; otherwise (and
+   * a new `/sse` stream always) they get 503 with Retry-After, for a balancer to send elsewhere. Retries of parked calls
+   * held here are still served.
    */
   drain(): void;
   /** Closes every session (transport and host session); later requests get 503. */
@@ -92,6 +94,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     ...(settings.cluster ? { newSessionId: () => (settings.cluster as ClusterLink).newSessionId() } : {}),
   });
   const { cluster } = settings;
+  const routing = new ClusterRouting(cluster);
   let closing = false;
   /** Set by drain(): no new host sessions. */
   let draining = false;
@@ -142,8 +145,11 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return undefined;
   }
 
-  /** Finds the session named by `Mcp-Session-Id` and checks that `MCP-Protocol-Version`, if sent, is a known revision. */
-  function sessionFor(req: Request, id: JsonRpcId | null = null): Checked<HttpSession> {
+  /**
+   * Finds the session named by `Mcp-Session-Id` and checks that `MCP-Protocol-Version`, if sent, is a known revision.
+   * `handOff`: while draining on a cluster, an idle session is closed instead (404); a host's answer and a DELETE never hand off.
+   */
+  function sessionFor(req: Request, id: JsonRpcId | null = null, handOff = true): Checked<HttpSession> {
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId === null || sessionId === '') {
       return { ok: false, response: errorResponse('SESSION_ID_REQUIRED', 'Bad Request: Mcp-Session-Id header is required', { id }) };
@@ -151,6 +157,12 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     const session = sessions.get(sessionId);
     if (session === undefined || session.closed) {
       return { ok: false, response: errorResponse('SESSION_NOT_FOUND', 'Session not found', { id }) };
+    }
+    // Draining on a cluster, a session is handed off once it has no request in flight: closed, so that the host's next
+    // request gets 404 and it initializes again, on another instance. No new call starts here, nothing answered is cut off.
+    if (draining && cluster && handOff && !session.transport.answering) {
+      void session.close('the gateway instance is draining', { closeHost: true });
+      return { ok: false, response: errorResponse('SESSION_NOT_FOUND', 'Session not found (this gateway instance is draining: initialize again)', { id }) };
     }
     const version = req.headers.get('mcp-protocol-version');
     if (version !== null) {
@@ -169,27 +181,9 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return body.kind === 'ok' ? { ok: true, value: body } : { ok: false, response: jsonBodyErrorResponse(body, settings) };
   }
 
-  /** The instance other than this one that owns the session `sessionId` names, when `req` is a host's own request. */
-  function sessionOwnerElsewhere(req: Request, sessionId: string | null): string | undefined {
-    return cluster && sessionId ? cluster.elsewhere(req, ownerOfSessionId(sessionId)) : undefined;
-  }
-
-  /** A session's request forwarded to its owner; 404 once the owner is gone (the host initializes again). */
-  async function forwardSession(req: Request, owner: string): Promise<Response> {
-    return (await cluster?.forward(req, owner)) ?? errorResponse('SESSION_NOT_FOUND', 'Session not found (the gateway instance that held it is gone)');
-  }
-
-  /** A 2026-07-28 retry whose parked handle names another instance goes there; a gone owner leaves it to be served here (as `gone`). */
-  async function serveModern(req: Request, body: { value: unknown; bytes: Uint8Array }): Promise<Response> {
-    const state = isObject(body.value) && isObject(body.value.params) ? body.value.params.requestState : undefined;
-    const owner = cluster && state !== undefined ? cluster.elsewhere(req, handleOwnerOf(state)) : undefined;
-    const forwarded = owner === undefined ? undefined : await cluster?.forward(req, owner, body.bytes);
-    return forwarded ?? serveModernPost(gateway, req, body.value, logger);
-  }
-
   async function handlePost(req: Request): Promise<Response> {
-    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
-    if (owner !== undefined) return forwardSession(req, owner);
+    const owner = routing.sessionOwner(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return routing.forwardSession(req, owner);
     if (!acceptsPostResponses(req.headers.get('accept'))) {
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list both application/json and text/event-stream');
     }
@@ -203,7 +197,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     // A session's request with a version header of a later era is the session's to refuse (unsupported version).
     const sessionOnly = req.headers.has('mcp-session-id') && !(isObject(body.value) && hasRequestEnvelope(body.value.params));
     if (era.era === 'refused' && !sessionOnly) return modernErrorResponse(era.id, era.error);
-    if (era.era === 'modern') return serveModern(req, body);
+    if (era.era === 'modern') return routing.modern(req, body, draining, () => serveModernPost(gateway, req, body.value, logger));
     if (Array.isArray(body.value)) return handleBatch(req, body.value);
     const classified = classifyMessage(body.value);
     if (classified.kind === 'invalid') {
@@ -211,7 +205,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     }
     const id = classified.kind === 'notification' ? null : classified.message.id;
     if (classified.kind === 'request' && classified.message.method === 'initialize') {
-      if (draining) return drainingResponse(id);
+      if (draining) return routing.handOff(req, body.bytes, () => drainingResponse(id));
       if (req.headers.has('mcp-session-id')) {
         return errorResponse('ALREADY_INITIALIZED', 'Bad Request: initialize must not carry an Mcp-Session-Id', { id });
       }
@@ -221,7 +215,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       }
       return initialize(req, classified.message);
     }
-    const found = sessionFor(req, id);
+    const found = sessionFor(req, id, classified.kind !== 'response');
     if (!found.ok) return found.response;
     if (classified.kind === 'response') {
       const refused = refusedAnswer(found.value.host, classified.message);
@@ -285,8 +279,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     if (!acceptsEventStream(req.headers.get('accept'))) {
       return errorResponse('NOT_ACCEPTABLE', 'Not Acceptable: Accept must list text/event-stream');
     }
-    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
-    if (owner !== undefined) return forwardSession(req, owner);
+    const owner = routing.sessionOwner(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return routing.forwardSession(req, owner);
     const found = sessionFor(req);
     return found.ok ? found.value.get(req.headers.get('last-event-id')) : found.response;
   }
@@ -294,9 +288,9 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   async function handleDelete(req: Request): Promise<Response> {
     const modern = modernWithoutSession(req);
     if (modern) return modern;
-    const owner = sessionOwnerElsewhere(req, req.headers.get('mcp-session-id'));
-    if (owner !== undefined) return forwardSession(req, owner);
-    const found = sessionFor(req);
+    const owner = routing.sessionOwner(req, req.headers.get('mcp-session-id'));
+    if (owner !== undefined) return routing.forwardSession(req, owner);
+    const found = sessionFor(req, null, false);
     return found.ok ? found.value.delete() : found.response;
   }
 
@@ -334,8 +328,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   app.all(LEGACY_SSE_PATH, (c) => (c.req.method !== 'GET' ? methodNotAllowed('GET') : draining ? drainingResponse(null) : legacy.open(c.req.raw)));
   app.all(LEGACY_MESSAGES_PATH, (c) => {
     if (c.req.method !== 'POST') return methodNotAllowed('POST');
-    const owner = sessionOwnerElsewhere(c.req.raw, new URL(c.req.url).searchParams.get('sessionId'));
-    return owner === undefined ? legacy.post(c.req.raw) : forwardSession(c.req.raw, owner);
+    const owner = routing.sessionOwner(c.req.raw, new URL(c.req.url).searchParams.get('sessionId'));
+    return owner === undefined ? legacy.post(c.req.raw) : routing.forwardSession(c.req.raw, owner);
   });
   app.all(MCP_PATH, (c) => {
     switch (c.req.method) {

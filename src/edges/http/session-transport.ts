@@ -78,6 +78,11 @@ export class SessionTransport {
     return this.#requests.size > 0 || this.#standalone !== undefined;
   }
 
+  /** Whether a request of the host is still waiting for its response (the standalone stream aside). */
+  get answering(): boolean {
+    return this.#requests.size > 0;
+  }
+
   /** Whether a request of this id was posted and is not answered yet (a host must not reuse its id until then). */
   isInFlight(id: JsonRpcId): boolean {
     return this.#requests.has(id);
