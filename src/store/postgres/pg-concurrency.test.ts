@@ -106,6 +106,37 @@ describe('PostgreSQL store: instances racing', { skip: pgSkipReason ?? false }, 
     });
   });
 
+  test('abandonOpen skips a row another transaction holds (SKIP LOCKED) and takes it in a later pass once the holder rolls back; an answer committed meanwhile stands', async () => {
+    await withTwoInstances(async (a, b, schema) => {
+      const [held, answeredMeanwhile, free] = [makeQuestion({ state: 'delivered' }), makeQuestion({ state: 'delivered' }), makeQuestion({ state: 'delivered' })];
+      for (const question of [held, answeredMeanwhile, free]) await a.create(question, created);
+      const table = `${escapeIdentifier(schema)}.questions`;
+      await withTestClient(async (first) => {
+        await withTestClient(async (second) => {
+          await first.query('BEGIN');
+          await first.query(`SELECT id FROM ${table} WHERE id = $1 FOR UPDATE`, [held.id]);
+          await second.query('BEGIN');
+          await second.query(`SELECT id FROM ${table} WHERE id = $1 FOR UPDATE`, [answeredMeanwhile.id]);
+          const sweeping = b.abandonOpen('gw-a died', 'gw-a');
+          // The sweep takes the free row at once, without waiting behind the two locks.
+          for (let tries = 0; (await b.get(free.id))?.state !== 'abandoned'; tries += 1) {
+            assert.ok(tries < 200, 'the free row was abandoned while the others were locked');
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          // One holder writes an answer and commits, the other gives up.
+          await second.query(`UPDATE ${table} SET state = 'answered' WHERE id = $1`, [answeredMeanwhile.id]);
+          await second.query('COMMIT');
+          await first.query('ROLLBACK');
+          assert.equal(await sweeping, 2);
+        });
+      });
+      assert.deepEqual(
+        await Promise.all([held, answeredMeanwhile, free].map(async (question) => (await a.get(question.id))?.state)),
+        ['abandoned', 'answered', 'abandoned'],
+      );
+    });
+  });
+
   test('a connection lost in the middle of a transition is reported as unavailable, writes nothing, and the next call works', async () => {
     const { schema, dispose } = freshSchema();
     const name = `sb-lost-${uniqueSchemaName().slice(-12)}`;

@@ -26,6 +26,10 @@ import { PostgresRunStore } from './pg-run-store.js';
 import { PgChangeListener } from './pg-changes.js';
 
 /** The schema the store's tables live in unless told otherwise. */
+/** How many passes abandonOpen makes over rows other transactions held locked, and the pause between two. */
+const ABANDON_PASSES = 20;
+const ABANDON_PASS_PAUSE_MS = 50;
+
 export const DEFAULT_SCHEMA = 'public';
 
 export interface PostgresQuestionStoreOptions extends PoolOptions {
@@ -203,24 +207,34 @@ export class PostgresQuestionStore implements QuestionStore {
     });
   }
 
+  /**
+   * Abandons the open questions (of `owner`, when given) in passes that skip rows another transaction holds locked
+   * (`FOR UPDATE SKIP LOCKED`): a sweep never waits behind an answer being written, and a second sweeper takes what the
+   * first has not. A skipped row is tried again in the next pass (its holder may roll back), for a bounded time.
+   */
   async abandonOpen(reason: string, owner?: string): Promise<number> {
     return this.guard('invalid-record', async () => {
       const transition = abandonTransition(reason);
       const at = stamp(this.now);
-      return inTransaction(this.pool, async (client) => {
-        const params: unknown[] = [OPEN_STATES];
-        if (owner !== undefined) params.push(owner);
-        const { rows } = await client.query<QuestionRow>(
-          `${this.sql.select} WHERE state = ANY($1::text[])${owner === undefined ? '' : ' AND owner = $2'} ORDER BY seq FOR UPDATE`,
-          params,
-        );
-        let count = 0;
-        for (const row of rows) {
-          const plan = planAbandon(row, transition, at);
-          if (await this.updateIfIn(client, plan.next, transition.from, plan.audit)) count += 1;
-        }
-        return count;
-      });
+      const params: unknown[] = [OPEN_STATES];
+      if (owner !== undefined) params.push(owner);
+      const mine = owner === undefined ? '' : ' AND owner = $2';
+      let count = 0;
+      for (let pass = 0; pass < ABANDON_PASSES; pass += 1) {
+        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, ABANDON_PASS_PAUSE_MS));
+        count += await inTransaction(this.pool, async (client) => {
+          const { rows } = await client.query<QuestionRow>(`${this.sql.select} WHERE state = ANY($1::text[])${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
+          let done = 0;
+          for (const row of rows) {
+            const plan = planAbandon(row, transition, at);
+            if (await this.updateIfIn(client, plan.next, transition.from, plan.audit)) done += 1;
+          }
+          return done;
+        });
+        const left = await this.pool.query<{ open: number }>(`SELECT count(*)::int AS open FROM ${this.tables.questions} WHERE state = ANY($1::text[])${mine}`, params);
+        if ((left.rows[0]?.open ?? 0) === 0) break;
+      }
+      return count;
     });
   }
 
