@@ -62,6 +62,31 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     assert.equal(afterDelete.status, 404);
   });
 
+  test('an /sse session opened on one instance takes its /messages posts on the others; its answers flow on its stream', async () => {
+    const [a, b, c] = cluster.members as [typeof cluster.members[0], typeof cluster.members[0], typeof cluster.members[0]];
+    const abort = new AbortController();
+    const stream = await fetch(`${a.base}/sse`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+    assert.equal(stream.status, 200);
+    const events = sseEvents(stream);
+    try {
+      const endpoint = await events.next('endpoint');
+      assert.match(endpoint, /^\/messages\?sessionId=/);
+      const post = (where: (typeof cluster.members)[0], message: unknown) =>
+        fetch(`${where.base}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+      assert.equal((await post(b, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: REVISION, capabilities: { elicitation: {} }, clientInfo: { name: 'sse-host', version: '1' } } })).status, 202);
+      assert.ok(JSON.parse(await events.next('message')).result, 'initialize answered on the stream');
+      assert.equal((await post(c, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+      assert.equal((await post(b, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'restart_service', arguments: { service: 'auth-gateway' } } })).status, 202);
+      const asked = JSON.parse(await events.next('message')) as { id: string; method: string };
+      assert.equal(asked.method, 'elicitation/create');
+      assert.equal((await post(c, { jsonrpc: '2.0', id: asked.id, result: approve('CHG-SSE') })).status, 202);
+      const done = JSON.parse(await events.next('message')) as { id: number; result: unknown };
+      assert.equal(toolText(done as never), 'RESTARTED auth-gateway under CHG-SSE', cluster.logs());
+    } finally {
+      abort.abort();
+    }
+  });
+
   test('a 2026-07-28 host completes a parked call whose retry lands on another instance, on each instance in turn', async () => {
     const authorization = `Bearer modern-${randomUUID()}`;
     const members = cluster.members;
@@ -238,20 +263,27 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
       }
     };
     const workers = Array.from({ length: 6 }, (_, n) => worker(n));
-    for (const member of cluster.members) {
+    try {
+      for (const member of cluster.members) {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const exited = member.terminate();
+        // While it drains, a host that reaches it directly is handed to another instance.
+        await until(`${member.id} says it is draining`, async () => (await fetch(`${member.base}/healthz`).catch(() => undefined))?.status !== 200, 5_000);
+        const handed = await RawHost.connect(member.url, { protocolVersion: REVISION }).catch((error: unknown) => error);
+        if (!member.process.hasExited()) {
+          assert.ok(handed instanceof RawHost, `a host reaching ${member.id} while it drains is handed on: ${String(handed)}`);
+          assert.notEqual(ownerOfSession(handed.sessionId), member.id, 'a new session goes to another instance');
+        }
+        if (handed instanceof RawHost) await handed.close();
+        assert.equal(await exited, 0, `${member.id} exits by itself once drained\n${member.process.output()}`);
+        await member.start();
+        await until(`${member.id} is back in the balancer`, async () => (await fetch(`${member.base}/healthz`)).status === 200);
+      }
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      const exited = member.terminate();
-      // While it drains, a host that reaches it directly is handed to another instance.
-      const handed = await RawHost.connect(member.url, { protocolVersion: REVISION });
-      assert.notEqual(ownerOfSession(handed.sessionId), member.id, 'a new session goes to another instance');
-      await handed.close();
-      assert.equal(await exited, 0, `${member.id} exits by itself once drained\n${member.process.output()}`);
-      await member.start();
-      await until(`${member.id} is back in the balancer`, async () => (await fetch(`${member.base}/healthz`)).status === 200);
+    } finally {
+      stop = true;
+      await Promise.all(workers);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    stop = true;
-    await Promise.all(workers);
     assert.deepEqual(outcome.lost, [], cluster.logs());
     assert.ok(outcome.completed >= 20, `steady load: ${outcome.completed} calls completed during the restart`);
     assert.equal(outcome.completed, outcome.answered);
@@ -268,6 +300,35 @@ async function questionOf(api: OperatorApi, cluster: RunningCluster, sessionId: 
     return found !== undefined;
   });
   return found as NonNullable<typeof found>;
+}
+
+/** The events of an SSE response, one at a time: `next(type)` skips events of other types and gives the data. */
+function sseEvents(response: Response): { next(type: string): Promise<string> } {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next(type) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
+          const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((match) => match[1]).join('\n');
+          if (event === type && data !== '') return data;
+          continue;
+        }
+        const wait = deadline - Date.now();
+        const read = await Promise.race([reader.read(), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), Math.max(0, wait)).unref())]);
+        if (read === 'late') throw new Error(`no ${type} event within 15 s; left: ${buffer}`);
+        const { done, value } = read;
+        if (done) throw new Error(`the stream ended before a ${type} event`);
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+  };
 }
 
 /** The Mcp-Session-Id of each gateway host session, as the instances logged them when the sessions opened. */
