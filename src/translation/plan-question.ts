@@ -9,7 +9,8 @@ import { RpcCode } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
-import { ELICITATION_RICH_REVISION, translateElicitation } from './elicitation-downgrade.js';
+import { shareAnswerForm } from './elicitation-answer.js';
+import { translateElicitation } from './elicitation-downgrade.js';
 import { checkRequestLimits } from './elicitation-limits.js';
 import { checkRequestedSchema } from './elicitation-schema.js';
 import { fitSamplingRequest } from './sampling-content.js';
@@ -25,8 +26,8 @@ export interface HostProfile {
 export type QuestionPlan =
   /**
    * Relay `params` to the host; `requestedSchema` is what its answer must satisfy (form elicitation).
-   * `upstreamSchema` is set when the host was sent a downgraded form: its accepted answer then gets the
-   * defaults it never saw (`fillHiddenDefaults`) and must also satisfy the upstream's own schema.
+   * `upstreamSchema` is set when the host was sent a downgraded form that left out defaults: its accepted answer
+   * then gets the defaults it never saw (`fillHiddenDefaults`) and must also satisfy the upstream's own schema.
    */
   | { kind: 'relay'; params: JsonObject; requestedSchema?: JsonObject; upstreamSchema?: JsonObject }
   /**
@@ -87,9 +88,13 @@ function planElicitation(params: JsonObject, host: HostProfile, effective: JsonO
   if (translated.kind === 'unsendable') return elicitationHostCannot(translated.reason);
   const schema = translated.params.requestedSchema;
   if (!isObject(schema)) return { kind: 'relay', params: translated.params };
-  const original = params.requestedSchema;
-  // A 2025-11-25 host gets the upstream's form as is, and its answer goes back as is.
-  if (revisionAtLeast(host.revision, ELICITATION_RICH_REVISION) || !isObject(original)) return { kind: 'relay', params: translated.params, requestedSchema: schema };
+  // The copy is the upstream's schema (a copy of an object) with nothing an answer is checked by changed: its answers
+  // are checked with the upstream's compiled form.
+  const original = params.requestedSchema as JsonObject;
+  shareAnswerForm(schema, original);
+  // A 2025-11-25 host gets the upstream's form as is, and its answer goes back as is; so does the answer of a host sent
+  // a downgraded copy that left out no default (nothing to fill in, and the upstream's form is the one it was checked with).
+  if (!translated.droppedDefaults) return { kind: 'relay', params: translated.params, requestedSchema: schema };
   return { kind: 'relay', params: translated.params, requestedSchema: schema, upstreamSchema: original };
 }
 
