@@ -74,7 +74,7 @@ export class QuestionDesk implements OperatorDesk {
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;
-    this.#now = options.now ?? (() => systemClock.date());
+    this.#now = options.now ?? systemClock.date;
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
     const { store } = options;
     if (store.changes) {
@@ -232,7 +232,8 @@ export class QuestionDesk implements OperatorDesk {
     // Written elsewhere: the operators of this desk see the change too.
     if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });
     try {
-      act(held, won, won === outcome ? settlement : effectsOf(won).record(won, held), this.#logger);
+      const row = won === outcome ? effects : effectsOf(won);
+      act(held, won, row, won === outcome ? settlement : row.record(won, held), this.#logger);
     } catch (error) {
       this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
     }
