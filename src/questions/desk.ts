@@ -173,9 +173,11 @@ export class QuestionDesk implements OperatorDesk {
     const held = heldFrom(request, record, hostKey);
     this.#hold(held);
     if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
-    // Operators see what they always saw: the question created, then shown.
-    this.#emit({ type: 'created', question: pending });
-    if (delivered) this.#emit({ type: 'updated', question: record });
+    // Operators see what they always saw: the question created, then shown (no event is made while nobody listens).
+    if (this.#listeners.size > 0) {
+      this.#emit({ type: 'created', question: pending });
+      if (delivered) this.#emit({ type: 'updated', question: record });
+    }
     if (decision.audience === 'none') {
       await this.settle(record.id, { kind: 'nobody', reason: decision.reason ?? 'nobody can answer' });
       return { record: (await this.#store.get(record.id)) ?? record, hostKey: undefined };
@@ -261,7 +263,7 @@ export class QuestionDesk implements OperatorDesk {
         audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
       });
       if (updated) {
-        this.#emit({ type: 'updated', question: updated });
+        if (this.#listeners.size > 0) this.#emit({ type: 'updated', question: updated });
         return outcome;
       }
       this.#watch?.notWritten(id);
