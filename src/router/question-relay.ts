@@ -135,7 +135,7 @@ export class QuestionRelay {
       unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
     const { policy } = this.#env.questions;
-    const tool = this.#env.toolOf(upstream, route.callId);
+    const tool = route.callTool ?? this.#env.toolOf(upstream, route.callId);
     const settings = policy.for(upstream.spec.name, tool?.upstream ?? route.tool);
     const params = request.params ?? {};
     const path = this.#path(upstream, request, route, plan);
