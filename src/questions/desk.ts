@@ -16,7 +16,7 @@ import type { AuditLine, QuestionStore } from './question-store.js';
 import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
-import type { HeldQuestion } from './held-question.js';
+import type { HeldQuestion, HostKeyCount } from './held-question.js';
 import { HostSeat } from './held-question.js';
 import type { OpenRequest, RelayRequest } from './open-request.js';
 import { heldFrom } from './open-request.js';
@@ -64,7 +64,7 @@ export class QuestionDesk implements OperatorDesk {
   #listeners = new Set<(event: QuestionEvent) => void>();
   #relayed = 0;
   /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
-  #hostKeys = 0;
+  #hostKeys: HostKeyCount = { issued: 0 };
   #closed = false;
   /** With a store several gateways share: what the others write (see change-watch.ts). */
   #watch: ChangeWatch | undefined;
@@ -110,7 +110,7 @@ export class QuestionDesk implements OperatorDesk {
 
   /** The place of one host session at the desk: its keys, and the questions that came through it. */
   seat(host: DeskHost): HostSeat {
-    return new HostSeat(host, () => `sb-${++this.#hostKeys}`);
+    return new HostSeat(host, this.#hostKeys);
   }
 
   /**
