@@ -4,6 +4,13 @@ import type { JsonObject } from './jsonrpc.js';
 import { isObject } from './jsonrpc.js';
 import { LATEST_LEGACY_REVISION, revisionAtLeast } from './revisions.js';
 
+/** What {@link upstreamClientCapabilities} builds: only these keys, each a fresh object when present. */
+export type RelayableCapabilities = {
+  sampling?: { tools?: JsonObject; context?: JsonObject };
+  elicitation?: { form?: JsonObject; url?: JsonObject };
+  roots?: { listChanged?: true };
+};
+
 /**
  * What the gateway declares to an upstream on behalf of one host: only what the host declared, only
  * what its revision defines, only what the gateway can relay. Never `tasks` or `experimental`.
@@ -11,18 +18,18 @@ import { LATEST_LEGACY_REVISION, revisionAtLeast } from './revisions.js';
  * - `sampling.tools` and `sampling.context` only from 2025-11-25, and only if declared;
  * - `roots.listChanged` only if declared.
  */
-export function upstreamClientCapabilities(hostCapabilities: unknown, hostRevision: string = LATEST_LEGACY_REVISION): JsonObject {
+export function upstreamClientCapabilities(hostCapabilities: unknown, hostRevision: string = LATEST_LEGACY_REVISION): RelayableCapabilities {
   const declared = isObject(hostCapabilities) ? hostCapabilities : {};
   const modern = revisionAtLeast(hostRevision, '2025-11-25');
-  const out: JsonObject = {};
+  const out: RelayableCapabilities = {};
   if (isObject(declared.sampling)) {
-    const sampling: JsonObject = {};
+    const sampling: NonNullable<RelayableCapabilities['sampling']> = {};
     if (modern && isObject(declared.sampling.tools)) sampling.tools = {};
     if (modern && isObject(declared.sampling.context)) sampling.context = {};
     out.sampling = sampling;
   }
   if (isObject(declared.elicitation) && revisionAtLeast(hostRevision, '2025-06-18')) {
-    const elicitation: JsonObject = {};
+    const elicitation: NonNullable<RelayableCapabilities['elicitation']> = {};
     if (modern && isObject(declared.elicitation.form)) elicitation.form = {};
     if (modern && isObject(declared.elicitation.url)) elicitation.url = {};
     out.elicitation = elicitation;

@@ -16,7 +16,8 @@ export function consentReason(method: string, params: JsonObject): string | unde
   if (params.mode === 'url') return 'URL-mode elicitation: a person must open the page';
   const schema = isObject(params.requestedSchema) ? params.requestedSchema : undefined;
   const properties = schema && isObject(schema.properties) ? schema.properties : {};
-  const entries = Object.entries(properties).filter((entry): entry is [string, JsonObject] => isObject(entry[1]));
+  const entries: [string, JsonObject][] = [];
+  for (const [name, property] of Object.entries(properties)) if (isObject(property)) entries.push([name, property]);
   for (const [name, property] of entries) {
     const secret = secretPropertyKind(property);
     if (secret !== undefined) return `field '${name}' is a secret (${secret})`;

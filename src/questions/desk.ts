@@ -16,7 +16,7 @@ import type { AuditLine, QuestionStore } from './question-store.js';
 import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
-import type { HeldQuestion } from './held-question.js';
+import type { HeldQuestion, HostKeyCount } from './held-question.js';
 import { HostSeat } from './held-question.js';
 import type { OpenRequest, RelayRequest } from './open-request.js';
 import { heldFrom } from './open-request.js';
@@ -64,7 +64,7 @@ export class QuestionDesk implements OperatorDesk {
   #listeners = new Set<(event: QuestionEvent) => void>();
   #relayed = 0;
   /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
-  #hostKeys = 0;
+  #hostKeys: HostKeyCount = { issued: 0 };
   #closed = false;
   /** With a store several gateways share: what the others write (see change-watch.ts). */
   #watch: ChangeWatch | undefined;
@@ -74,7 +74,7 @@ export class QuestionDesk implements OperatorDesk {
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;
-    this.#now = options.now ?? (() => systemClock.date());
+    this.#now = options.now ?? systemClock.date;
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
     const { store } = options;
     if (store.changes) {
@@ -110,7 +110,7 @@ export class QuestionDesk implements OperatorDesk {
 
   /** The place of one host session at the desk: its keys, and the questions that came through it. */
   seat(host: DeskHost): HostSeat {
-    return new HostSeat(host, () => `sb-${++this.#hostKeys}`);
+    return new HostSeat(host, this.#hostKeys);
   }
 
   /**
@@ -173,9 +173,11 @@ export class QuestionDesk implements OperatorDesk {
     const held = heldFrom(request, record, hostKey);
     this.#hold(held);
     if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
-    // Operators see what they always saw: the question created, then shown.
-    this.#emit({ type: 'created', question: pending });
-    if (delivered) this.#emit({ type: 'updated', question: record });
+    // Operators see what they always saw: the question created, then shown (no event is made while nobody listens).
+    if (this.#listeners.size > 0) {
+      this.#emit({ type: 'created', question: pending });
+      if (delivered) this.#emit({ type: 'updated', question: record });
+    }
     if (decision.audience === 'none') {
       await this.settle(record.id, { kind: 'nobody', reason: decision.reason ?? 'nobody can answer' });
       return { record: (await this.#store.get(record.id)) ?? record, hostKey: undefined };
@@ -232,7 +234,8 @@ export class QuestionDesk implements OperatorDesk {
     // Written elsewhere: the operators of this desk see the change too.
     if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });
     try {
-      act(held, won, won === outcome ? settlement : effectsOf(won).record(won, held), this.#logger);
+      const row = won === outcome ? effects : effectsOf(won);
+      act(held, won, row, won === outcome ? settlement : row.record(won, held), this.#logger);
     } catch (error) {
       this.#logger.log('error', `acting on the settlement of question ${id} failed`, { error: error instanceof Error ? error.message : String(error) });
     }
@@ -260,7 +263,7 @@ export class QuestionDesk implements OperatorDesk {
         audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
       });
       if (updated) {
-        this.#emit({ type: 'updated', question: updated });
+        if (this.#listeners.size > 0) this.#emit({ type: 'updated', question: updated });
         return outcome;
       }
       this.#watch?.notWritten(id);

@@ -7,9 +7,14 @@ import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import type { AskedSchemas, OperatorAnswerCheck, QuestionAnswer } from '../translation/answers/answer-check.js';
 import type { DeskHost } from './question-route.js';
 
+/** The count of host keys a desk issued, shared by all its seats. */
+export interface HostKeyCount {
+  issued: number;
+}
+
 /**
  * The questions one host session holds: the `sb-N` keys it knows them by, and every open question that came
- * through it. Keys come from the desk's own counter, so no two sessions share one (an answer on the wrong
+ * through it. Keys come from the desk's own count, so no two sessions share one (an answer on the wrong
  * session names nothing there); each session knows only its own.
  */
 export class HostSeat {
@@ -18,16 +23,17 @@ export class HostSeat {
   readonly keys = new Map<string, string>();
   /** Every open question that came through this session, by id (put to the host or not). */
   readonly open = new Map<string, HeldQuestion>();
-  #issue: () => string;
+  #count: HostKeyCount;
 
-  constructor(host: DeskHost, issue: () => string) {
+  constructor(host: DeskHost, count: HostKeyCount) {
     this.host = host;
-    this.#issue = issue;
+    this.#count = count;
   }
 
   /** A fresh key for a request to this host. */
   nextKey(): string {
-    return this.#issue();
+    this.#count.issued += 1;
+    return `sb-${this.#count.issued}`;
   }
 }
 

@@ -9,6 +9,8 @@ export type { HostProfile } from '../ports/host-port.js';
 export interface QuestionRoute {
   /** The call it was attributed to, if any. */
   callId: number | undefined;
+  /** That call's tool (as the host and its upstream name it), when whoever attributed it had the call at hand; else it is looked up by `callId`. */
+  callTool?: { host: string; upstream: string } | undefined;
   /** The host request whose stream carries it (undefined: the standalone stream). */
   relatedRequestId: JsonRpcId | undefined;
   /** Calls whose timeout stops until the host answers. */

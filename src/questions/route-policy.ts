@@ -24,9 +24,15 @@ export const DEFAULT_QUESTION_SETTINGS: QuestionSettings = { route: 'host-then-o
 
 export class QuestionPolicy {
   #config: QuestionPolicyConfig;
+  /** Who may answer sampling for a host that cannot sample (`questions.sampling`). */
+  readonly sampling: QuestionAnswerer;
+  /** Who answers consent questions the host could take (`questions.consent`). */
+  readonly consent: QuestionAnswerer;
 
   constructor(config: QuestionPolicyConfig = { defaults: DEFAULT_QUESTION_SETTINGS }) {
     this.#config = config;
+    this.sampling = config.sampling ?? 'host';
+    this.consent = config.consent ?? 'host';
   }
 
   /** The policy a config file sets: `questions` at the top, and each upstream's `questions` (with its `tools`). */
@@ -35,16 +41,6 @@ export class QuestionPolicy {
     for (const spec of config.upstreams) if (spec.questions) upstreams[spec.name] = spec.questions;
     const { route, timeoutMs, sampling, consent } = config.questions;
     return new QuestionPolicy({ defaults: { route, timeoutMs }, upstreams, sampling, consent });
-  }
-
-  /** Who may answer sampling for a host that cannot sample (`questions.sampling`). */
-  get sampling(): QuestionAnswerer {
-    return this.#config.sampling ?? 'host';
-  }
-
-  /** Who answers consent questions the host could take (`questions.consent`). */
-  get consent(): QuestionAnswerer {
-    return this.#config.consent ?? 'host';
   }
 
   /** The settings for a question from `upstream`, asked during a call of its tool `tool` (the upstream's name for it). */

@@ -3,14 +3,12 @@
 import type { Logger } from '../core/log.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import type { HeldQuestion } from './held-question.js';
-import type { Outcome, Settlement } from './settle-table.js';
-import { effectsOf } from './settle-table.js';
+import type { Outcome, SettleEffects, Settlement } from './settle-table.js';
 import type { UpstreamReply } from './upstream-reply.js';
 import { abandonedError, hostLacksCapability, hostReply, invalidAnswerError, upstreamReply } from './upstream-reply.js';
 
-/** The effects of `outcome` on `question`, in this order: the paused calls resume, the host is told, the asker is answered. */
-export function act(question: HeldQuestion, outcome: Outcome, settlement: Settlement, logger: Logger): void {
-  const effects = effectsOf(outcome);
+/** The effects of `outcome` (`effects`, its row) on `question`, in this order: the paused calls resume, the host is told, the asker is answered. */
+export function act<O extends Outcome>(question: HeldQuestion, outcome: O, effects: SettleEffects<O>, settlement: Settlement, logger: Logger): void {
   if (effects.resume) for (const id of question.paused) question.asker?.resume(id);
   const host = question.seat?.host;
   if (effects.tellHost && question.hostKey !== undefined && host && !host.closed) {
@@ -23,7 +21,7 @@ export function act(question: HeldQuestion, outcome: Outcome, settlement: Settle
 }
 
 /** What the asker gets, as the row's `upstream` says. */
-function replyOf(question: HeldQuestion, outcome: Outcome, effects: ReturnType<typeof effectsOf>, settlement: Settlement, logger: Logger): UpstreamReply | undefined {
+function replyOf<O extends Outcome>(question: HeldQuestion, outcome: O, effects: SettleEffects<O>, settlement: Settlement, logger: Logger): UpstreamReply | undefined {
   switch (effects.upstream) {
     case 'host-answer':
       return outcome.kind === 'host-answer' ? hostReply(question.method, question.asker?.protocolVersion, outcome.message, outcome.checked) : undefined;

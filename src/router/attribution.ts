@@ -91,5 +91,7 @@ export class CallAttribution<H extends CallHost, U extends object> {
 }
 
 function idsOf<H extends CallHost, U extends object>(calls: Call<H, U>[]): number[] {
-  return calls.flatMap((call) => (call.upstreamId === undefined ? [] : [call.upstreamId]));
+  const ids: number[] = [];
+  for (const call of calls) if (call.upstreamId !== undefined) ids.push(call.upstreamId);
+  return ids;
 }

@@ -219,7 +219,7 @@ export class CallRouter<H extends RoutedOwner> {
   /** The route of a tool the host named; a task-only tool is unknown to a host that takes no tasks (it is not listed). */
   async #toolRoute(name: unknown): Promise<Route> {
     const route = await this.#host.catalog().routeNamed('tools', name);
-    if (!this.#host.takesTasks() && route.item && isTaskOnlyTool(route.item)) throw new GatewayError('GW_ERR_UNKNOWN_TOOL', `Unknown tool: ${String(name)}`);
+    if (route.taskOnly && !this.#host.takesTasks()) throw new GatewayError('GW_ERR_UNKNOWN_TOOL', `Unknown tool: ${String(name)}`);
     return route;
   }
 

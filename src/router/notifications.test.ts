@@ -153,7 +153,13 @@ test("a question goes to the host it is attributed to; one no call explains is r
   calls.adopt(own, a);
   const ask: JsonRpcRequest = { jsonrpc: '2.0', id: 'up-1', method: 'elicitation/create', params: {} };
   notifications.request(own, ask, undefined);
-  assert.deepEqual(a.questions, [{ request: ask, route: { callId: undefined, relatedRequestId: undefined, pause: [] } }], "a per-session upstream's question outside a call goes to its owner");
+  assert.deepEqual(a.questions, [{ request: ask, route: { callId: undefined, callTool: undefined, relatedRequestId: undefined, pause: [] } }], "a per-session upstream's question outside a call goes to its owner");
+  const call = calls.open({ host: a, requestId: 'h-1', tool: { host: 'own_restart', upstream: 'restart' } });
+  calls.bind(call, own, 5);
+  notifications.request(own, { ...ask, id: 'up-4' }, 5);
+  const tool = { host: 'own_restart', upstream: 'restart' };
+  assert.deepEqual(a.questions[1]?.route, { callId: 5, callTool: tool, relatedRequestId: 'h-1', pause: [5] }, 'the attributed call comes with its tool');
+  calls.end(call, 'finished');
   const shared = new Upstream('shared');
   notifications.request(shared, { jsonrpc: '2.0', id: 'up-2', method: 'ping' }, undefined);
   notifications.request(shared, { jsonrpc: '2.0', id: 'up-3', method: 'sampling/createMessage', params: {} }, undefined);

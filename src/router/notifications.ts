@@ -9,7 +9,7 @@ import type { ProtocolError } from '../protocol/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Attributed } from './attribution.js';
 import type { CallAttribution } from './attribution.js';
-import type { CallHost, CallRegistry } from './calls.js';
+import type { CallHost, CallRegistry, CallTool } from './calls.js';
 
 /** What the fan-out needs of an upstream session. */
 export interface NotifyingUpstream {
@@ -22,9 +22,10 @@ export interface NotifyingUpstream {
   respondError(id: JsonRpcId, error: ProtocolError): void;
 }
 
-/** Where an attributed question goes on the host: the call, the stream, the calls paused while it waits. */
+/** Where an attributed question goes on the host: the call (and its tool), the stream, the calls paused while it waits. */
 export interface DeliveredRoute {
   callId: number | undefined;
+  callTool: CallTool | undefined;
   relatedRequestId: JsonRpcId | undefined;
   pause: number[];
 }
@@ -101,7 +102,9 @@ export class UpstreamNotifications<H extends NotifiedHost<U>, U extends Notifyin
       upstream.respondError(request.id, this.#unattributable(`Not deliverable: ${why}`));
       return;
     }
-    target.host.deliverQuestion(upstream, request, { callId: target.call?.upstreamId, relatedRequestId: target.call?.streamId, pause: target.pause });
+    const call = target.call;
+    // The call is at hand: the host's relay need not find it again for its tool (only a call of that host has one for it).
+    target.host.deliverQuestion(upstream, request, { callId: call?.upstreamId, callTool: call?.host === target.host ? call.tool : undefined, relatedRequestId: call?.streamId, pause: target.pause });
   }
 
   /** A notification of the upstream: to the host sessions it concerns, or dropped. */

@@ -135,9 +135,10 @@ export class QuestionRelay {
       unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
     const { policy } = this.#env.questions;
-    const tool = this.#env.toolOf(upstream, route.callId);
+    const tool = route.callTool ?? this.#env.toolOf(upstream, route.callId);
     const settings = policy.for(upstream.spec.name, tool?.upstream ?? route.tool);
     const params = request.params ?? {};
+    const path = this.#path(upstream, request, route, plan);
     const opened = await this.#desk.open({
       method,
       params,
@@ -154,16 +155,17 @@ export class QuestionRelay {
       ...(hostCannot === undefined ? {} : { hostCannot }),
       ...(plan.kind === 'relay' ? { hostParams: plan.params, delivery: { via: this.#host.delivery } } : { hostCouldNot: plan.error.message }),
       ...(unreachable ? { unreachable } : {}),
-      ...this.#path(upstream, request, route, plan),
+      ...path,
       checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
     });
-    if (opened?.hostKey !== undefined && plan.kind === 'relay') this.#send(upstream, request, route, plan, opened.hostKey);
+    if (opened?.hostKey !== undefined && plan.kind === 'relay') this.#send(upstream, request, route, plan, opened.hostKey, path.upstreamProgressToken);
   }
 
   /** A ping (or another request no question method names) relayed as it is: held at the desk, without a record, until the host answers. */
   #relayUnrecorded(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Relayable): void {
-    const hostKey = this.#desk.relay({ ...this.#path(upstream, request, route, plan), asker: upstream, upstreamId: request.id, seat: this.#seat, method: request.method, params: request.params ?? {}, paused: route.pause });
-    this.#send(upstream, request, route, plan, hostKey);
+    const path = this.#path(upstream, request, route, plan);
+    const hostKey = this.#desk.relay({ ...path, asker: upstream, upstreamId: request.id, seat: this.#seat, method: request.method, params: request.params ?? {}, paused: route.pause });
+    this.#send(upstream, request, route, plan, hostKey, path.upstreamProgressToken);
   }
 
   /** Where the question travels and what its answer must satisfy, for the desk. */
@@ -181,11 +183,13 @@ export class QuestionRelay {
     };
   }
 
-  /** Sends a question to the host under `hostKey`, translated as planned (its progress token replaced by the key). */
-  #send(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Relayable, hostKey: string): void {
+  /**
+   * Sends a question to the host under `hostKey`, translated as planned; `upstreamProgressToken` (what `#path` read of
+   * its `_meta`), when there is one, is replaced by the key.
+   */
+  #send(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute, plan: Relayable, hostKey: string, upstreamProgressToken: unknown): void {
     const params: JsonObject = { ...plan.params };
-    const meta = isObject(params._meta) ? params._meta : undefined;
-    if (meta && meta.progressToken !== undefined) params._meta = { ...meta, progressToken: hostKey };
+    if (upstreamProgressToken !== undefined) params._meta = { ...(params._meta as JsonObject), progressToken: hostKey };
     // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
       this.#env.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);

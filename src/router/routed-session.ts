@@ -55,14 +55,22 @@ export interface SessionTasks {
   dropUpstream(upstream: QuestionAsker): void;
 }
 
+/** The fields only the session itself sets (read as plain fields by everyone else). */
+interface OwnState {
+  profile: HostInit | undefined;
+  closed: boolean;
+}
+
 export class RoutedSession {
   readonly id: string;
   readonly port: HostPort;
+  /** What the host said in initialize (or its 2026-07-28 envelope): undefined before open(). */
+  readonly profile: HostInit | undefined = undefined;
+  /** Set once, by close(). */
+  readonly closed: boolean = false;
   #env: RoutedSessionEnv;
   #tasks: SessionTasks | undefined;
-  #init: HostInit | undefined;
   #logLevel: string | undefined;
-  #closed = false;
   #links: UpstreamLink[] = [];
   #catalog: Catalog | undefined;
   #relay: QuestionRelay;
@@ -84,7 +92,7 @@ export class RoutedSession {
     this.#router = new CallRouter<RoutedSession>(
       {
         owner: this,
-        profile: () => this.#init,
+        profile: () => this.profile,
         logLevel: () => this.#logLevel,
         takesTasks: () => this.#tasks?.takes() ?? false,
         catalog: () => this.catalog(),
@@ -100,27 +108,19 @@ export class RoutedSession {
 
   /** The host said who it is (initialize, or a 2026-07-28 envelope): its links and catalog open. */
   open(init: HostInit, logLevel?: string): void {
-    if (this.#init) throw new GatewayError('GW_ERR_ALREADY_INITIALIZED', 'Session already initialized');
-    this.#init = init;
+    if (this.profile) throw new GatewayError('GW_ERR_ALREADY_INITIALIZED', 'Session already initialized');
+    (this as OwnState).profile = init;
     this.#logLevel = logLevel;
     this.#links = this.#env.links(this);
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
   }
 
-  get profile(): HostInit | undefined {
-    return this.#init;
-  }
-
   get protocolVersion(): string | undefined {
-    return this.#init?.protocolVersion;
+    return this.profile?.protocolVersion;
   }
 
   get logLevel(): string | undefined {
     return this.#logLevel;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** What CallRouter.initParamsFor says (the upstream pool opens per-session upstreams with it). */
@@ -216,7 +216,7 @@ export class RoutedSession {
 
   /** A host's answer, checked once and settled (once closed: checked only). */
   admitAnswer(message: JsonRpcResponse): Verdict {
-    if (!this.#closed) return this.#relay.admitAnswer(message);
+    if (!this.closed) return this.#relay.admitAnswer(message);
     const { settle: _settle, ...verdict } = this.#relay.checkResponse(message);
     return verdict;
   }
@@ -254,7 +254,7 @@ export class RoutedSession {
 
   /** An upstream notification for this host, on the stream of the call it belongs to, if any. */
   forward(message: JsonRpcNotification, relatedRequestId?: JsonRpcId): void {
-    if (this.#closed) return;
+    if (this.closed) return;
     this.port.notify(message, relatedRequestId);
   }
 
@@ -270,8 +270,8 @@ export class RoutedSession {
 
   /** Ends the session: its calls stop (composites first), its questions are void, its per-session upstreams close. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.closed) return;
+    (this as OwnState).closed = true;
     this.#router.stopAll('the host session closed');
     this.#relay.closeAll('the host session closed');
     await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));

@@ -174,6 +174,15 @@ export function answerFormOf(requestedSchema: JsonObject & { properties: JsonObj
   return form;
 }
 
+/**
+ * `copy` is checked with the compiled form of `original` from now on (once that is compiled): for a translation of
+ * `original` that changes nothing an answer is checked by, whose form would compile to the same one.
+ */
+export function shareAnswerForm(copy: object, original: object): void {
+  const form = forms.get(original);
+  if (form !== undefined) forms.set(copy, form);
+}
+
 /** The form answers to `requestedSchema` are checked with, or undefined when it is not an object schema with properties. */
 function formOf(requestedSchema: unknown): AnswerForm | string | undefined {
   const known = typeof requestedSchema === 'object' && requestedSchema !== null ? forms.get(requestedSchema) : undefined;

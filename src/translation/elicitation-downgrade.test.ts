@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { answerFormOf } from './elicitation-answer.js';
 import { translateElicitation } from './elicitation-downgrade.js';
+import { planQuestion } from './plan-question.js';
 
 const HOSTS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
@@ -92,7 +94,9 @@ for (const shape of SHAPES) {
         assert.equal(result.kind, 'send');
         assert.equal(JSON.stringify(result.kind === 'send' ? result.params : null), snapshot, 'byte-identical for a 2025-11-25 host');
       } else if ('send' in shape.at20250618) {
-        assert.deepEqual(result, { kind: 'send', params: shape.at20250618.send });
+        // A default is left out of anything but a boolean: the answer then lacks it, which the plan must know.
+        const droppedDefaults = JSON.stringify(shape.params).includes('"default"') && !shape.name.startsWith('boolean');
+        assert.deepEqual(result, { kind: 'send', params: shape.at20250618.send, droppedDefaults });
       } else {
         assert.equal(result.kind, 'unsendable');
         assert.match(result.kind === 'unsendable' ? result.reason : '', shape.at20250618.unsendable);
@@ -120,7 +124,7 @@ test('one multi-select property makes the whole request unsendable, and the reas
   });
 });
 
-test('malformed or unrepresentable shapes are refused for a 2025-06-18 host, not passed on', () => {
+test('unrepresentable shapes are refused for a 2025-06-18 host, not passed on', () => {
   const cases: [JsonObject, RegExp][] = [
     [form({ type: 'string', oneOf: [{ const: 'a' }] }), /oneOf option that is not \{const: string, title: string\}/],
     [form({ type: 'string', oneOf: 'nope' }), /oneOf that is not an array/],
@@ -129,7 +133,6 @@ test('malformed or unrepresentable shapes are refused for a 2025-06-18 host, not
     [form({ type: 'object', properties: {} }), /^property "p" has type "object"/],
     [form({ title: 'no type' }), /^property "p" has type undefined/],
     [{ message: 'm' }, /without requestedSchema/],
-    [{ message: 'm', requestedSchema: { type: 'object' } }, /requestedSchema.properties is not an object/],
     [{ mode: 'telepathy', message: 'm', requestedSchema: { type: 'object', properties: {} } }, /mode "telepathy" is unknown/],
   ];
   for (const [params, reason] of cases) {
@@ -139,19 +142,47 @@ test('malformed or unrepresentable shapes are refused for a 2025-06-18 host, not
   }
 });
 
+test('the ill-formed forms the downgrade takes as checked never reach it: planQuestion refuses them for anyone first (-32602)', () => {
+  const host = { revision: '2025-06-18', capabilities: { elicitation: {} } };
+  const cases: [JsonObject, RegExp][] = [
+    [{ message: 'm', requestedSchema: 'nope' }, /^Elicitation refused: requestedSchema must be an object$/],
+    [{ message: 'm', requestedSchema: { type: 'object' } }, /^Elicitation refused: requestedSchema.properties is missing$/],
+    [{ message: 'm', requestedSchema: { type: 'object', properties: [] } }, /^Elicitation refused: requestedSchema.properties must be an object/],
+    [form('nope' as unknown as JsonObject), /^Elicitation refused: requestedSchema.properties.p must be a schema object$/],
+    [form({ type: 'string', oneOf: 'nope' }), /^Elicitation refused: requestedSchema.properties.p has a oneOf that is not/],
+  ];
+  for (const [params, message] of cases) {
+    const plan = planQuestion('elicitation/create', params, host);
+    assert.equal(plan.kind === 'refuse' && plan.error.code, -32602, JSON.stringify(params));
+    assert.equal(plan.kind === 'refuse' && plan.hostCannot, undefined, 'ill-formed for anyone, not just this host');
+    assert.match(plan.kind === 'refuse' ? plan.error.message : '', message);
+  }
+});
+
+test("a copy's answer form is the upstream's: what the downgrade changes is nothing an answer is checked by", () => {
+  for (const shape of SHAPES) {
+    for (const host of ['2025-06-18', '2025-11-25']) {
+      const result = translateElicitation(shape.params, host);
+      if (result.kind !== 'send' || shape.params.mode === 'url') continue;
+      const original = answerFormOf(shape.params.requestedSchema as JsonObject & { properties: JsonObject });
+      assert.equal(answerFormOf(structuredClone(result.params.requestedSchema) as JsonObject & { properties: JsonObject }), original, `${shape.name} → ${host}`);
+    }
+  }
+});
+
 test('same-revision pairs pass unchanged: 2025-06-18 params are a fixed point of the downgrade', () => {
   for (const shape of SHAPES) {
     const once = translateElicitation(shape.params, '2025-06-18');
     if (once.kind !== 'send') continue;
-    assert.deepEqual(translateElicitation(once.params, '2025-06-18'), once, shape.name);
+    assert.deepEqual(translateElicitation(once.params, '2025-06-18'), { ...once, droppedDefaults: false }, shape.name);
   }
   const withMeta = { message: 'm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', default: false } } }, _meta: { progressToken: 7 } };
-  assert.deepEqual(translateElicitation(withMeta, '2025-06-18'), { kind: 'send', params: withMeta });
+  assert.deepEqual(translateElicitation(withMeta, '2025-06-18'), { kind: 'send', params: withMeta, droppedDefaults: false });
 });
 
 test('2025-11-25 task augmentation is stripped for a 2025-06-18 host (§10.4)', () => {
   const result = translateElicitation({ ...form({ type: 'string' }), task: { ttl: 1000 } }, '2025-06-18');
-  assert.deepEqual(result, { kind: 'send', params: form({ type: 'string' }) });
+  assert.deepEqual(result, { kind: 'send', params: form({ type: 'string' }), droppedDefaults: false });
 });
 
 test('results share no objects with the input, for any host that can receive it', () => {

@@ -1,9 +1,10 @@
 /**
  * @module Translates 2025-11-25 `elicitation/create` params for the host revision a session negotiated.
  *
- * Pure: no I/O. The params are assumed to be 2025-11-25-shaped (the newest legacy form); params that
- * are already valid for 2025-06-18 come out unchanged, so same-revision pairs pass through.
- * See docs reference mcp-revisions.md §3 and §10.4.
+ * Pure: no I/O. The params are assumed to be 2025-11-25-shaped (the newest legacy form), their form one that
+ * checkRequestedSchema accepted (planQuestion checks it first): what is not representable for the host is refused
+ * here, what is ill-formed was refused there. Params that are already valid for 2025-06-18 come out unchanged, so
+ * same-revision pairs pass through. See docs reference mcp-revisions.md §3 and §10.4.
  */
 
 import { LocalError } from '../core/errors/local.js';
@@ -12,7 +13,12 @@ import { isObject } from '../protocol/jsonrpc.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { revisionAtLeast } from '../protocol/revisions.js';
 
-export type ElicitationTranslation = { kind: 'send'; params: JsonObject } | { kind: 'unsendable'; reason: string };
+/**
+ * `droppedDefaults`: a property's `default` was left out (2025-06-18 has it on booleans only), so the host's accepted
+ * answer may lack a value the upstream declared a default for. Nothing else the downgrade changes is read by an answer
+ * check: the copy's answer form is the original's.
+ */
+export type ElicitationTranslation = { kind: 'send'; params: JsonObject; droppedDefaults: boolean } | { kind: 'unsendable'; reason: string };
 
 /** First revision with `elicitation/create` at all. */
 export const ELICITATION_FIRST_REVISION = '2025-06-18';
@@ -27,8 +33,8 @@ class Unsendable extends LocalError {
 }
 
 /**
- * What a host at `hostRevision` should receive for these `elicitation/create` params, or why it
- * cannot receive them. Never mutates `params`; a `send` result never shares objects with it.
+ * What a host at `hostRevision` should receive for these `elicitation/create` params (a form checkRequestedSchema
+ * accepted), or why it cannot receive them. Never mutates `params`; a `send` result never shares objects with it.
  * The caller still checks the host's declared capabilities (e.g. `elicitation.url`).
  */
 export function translateElicitation(params: JsonObject, hostRevision: string): ElicitationTranslation {
@@ -36,10 +42,10 @@ export function translateElicitation(params: JsonObject, hostRevision: string): 
     return unsendable(`elicitation is not available to ${hostRevision} hosts (it needs ${ELICITATION_FIRST_REVISION} or later)`);
   }
   if (revisionAtLeast(hostRevision, ELICITATION_RICH_REVISION)) {
-    return { kind: 'send', params: cloneJson(params) as JsonObject };
+    return { kind: 'send', params: cloneJson(params) as JsonObject, droppedDefaults: false };
   }
   try {
-    return { kind: 'send', params: downgradeTo20250618(params, hostRevision) };
+    return { kind: 'send', ...downgradeTo20250618(params, hostRevision) };
   } catch (error) {
     if (error instanceof Unsendable) return unsendable(error.message);
     throw error;
@@ -50,43 +56,46 @@ function unsendable(reason: string): ElicitationTranslation {
   return { kind: 'unsendable', reason };
 }
 
-function downgradeTo20250618(params: JsonObject, host: string): JsonObject {
+function downgradeTo20250618(params: JsonObject, host: string): { params: JsonObject; droppedDefaults: boolean } {
   const mode = params.mode;
   if (mode === 'url') throw new Unsendable(`URL-mode elicitation cannot be sent to ${host} hosts (it needs ${ELICITATION_RICH_REVISION} or later)`);
   if (mode !== undefined && mode !== 'form') throw new Unsendable(`elicitation mode ${JSON.stringify(mode)} is unknown to ${host} hosts`);
 
   const out: [string, unknown][] = [];
-  let schema: JsonObject | undefined;
+  let schema: { schema: JsonObject; droppedDefaults: boolean } | undefined;
   for (const [key, value] of Object.entries(params)) {
     if (DROPPED_PARAMS_KEYS.has(key)) continue;
-    if (key === 'requestedSchema') out.push([key, (schema = downgradeRequestedSchema(value, host))]);
+    if (key === 'requestedSchema') out.push([key, (schema = downgradeRequestedSchema(value as CheckedForm, host)).schema]);
     else out.push([key, cloneJson(value)]);
   }
   if (schema === undefined) throw new Unsendable(`a form elicitation without requestedSchema cannot be sent to ${host} hosts`);
-  return Object.fromEntries(out) as JsonObject;
+  return { params: Object.fromEntries(out) as JsonObject, droppedDefaults: schema.droppedDefaults };
 }
 
-function downgradeRequestedSchema(value: unknown, host: string): JsonObject {
-  if (!isObject(value)) throw new Unsendable('requestedSchema is not an object');
-  const properties = value.properties;
-  if (!isObject(properties)) throw new Unsendable('requestedSchema.properties is not an object');
+/** The form as checkRequestedSchema accepts it: an object whose `properties` are schema objects. */
+type CheckedForm = JsonObject & { properties: Record<string, JsonObject> };
+
+function downgradeRequestedSchema(form: CheckedForm, host: string): { schema: JsonObject; droppedDefaults: boolean } {
   const out: [string, unknown][] = [];
-  for (const [key, child] of Object.entries(value)) {
+  let droppedDefaults = false;
+  for (const [key, child] of Object.entries(form)) {
     if (key === '$schema') continue;
     if (key === 'properties') {
       const converted: [string, JsonObject][] = [];
-      for (const [name, property] of Object.entries(properties)) converted.push([name, downgradeProperty(name, property, host)]);
+      for (const [name, property] of Object.entries(form.properties)) {
+        converted.push([name, downgradeProperty(name, property, host)]);
+        if (property.type !== 'boolean' && 'default' in property) droppedDefaults = true;
+      }
       out.push([key, Object.fromEntries(converted)]);
     } else {
       out.push([key, cloneJson(child)]);
     }
   }
-  return Object.fromEntries(out) as JsonObject;
+  return { schema: Object.fromEntries(out) as JsonObject, droppedDefaults };
 }
 
-function downgradeProperty(name: string, property: unknown, host: string): JsonObject {
+function downgradeProperty(name: string, property: JsonObject, host: string): JsonObject {
   const label = `property ${JSON.stringify(name)}`;
-  if (!isObject(property)) throw new Unsendable(`${label} is not a schema object`);
   const type = property.type;
 
   if (type === 'array') {

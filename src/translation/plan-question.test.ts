@@ -44,6 +44,10 @@ test('elicitation: relayed as the host revision needs, refused for this host onl
   });
   const asIs = planQuestion('elicitation/create', form, host('2025-11-25', { elicitation: {} }));
   assert.equal(asIs.kind === 'relay' && 'upstreamSchema' in asIs, false, 'a 2025-11-25 host answers the upstream schema itself: nothing to fill');
+  const noDefaults = { message: 'Pick', requestedSchema: { type: 'object', properties: { queue: { type: 'string', oneOf: [{ const: 'ops', title: 'Operations' }] }, ok: { type: 'boolean', default: true } } } };
+  const copied = planQuestion('elicitation/create', noDefaults, host('2025-06-18', { elicitation: {} }));
+  assert.equal(copied.kind === 'relay' && copied.requestedSchema !== undefined, true);
+  assert.equal(copied.kind === 'relay' && 'upstreamSchema' in copied, false, 'a downgrade that left out no default: nothing to fill, and the answer form is the same');
   const withheld = planQuestion('elicitation/create', multi, host('2025-06-18', { elicitation: {} }));
   assert.equal(withheld.kind === 'refuse' && withheld.hostCannot, true, 'someone else may still answer it');
   assert.equal(withheld.kind === 'refuse' && withheld.error.code, -32601);

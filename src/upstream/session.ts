@@ -136,7 +136,7 @@ export class UpstreamSession {
     this.#transport = transport;
     this.#handlers = handlers;
     this.#logger = logger;
-    transport.onmessage = (message, info) => this.#onMessage(message, info);
+    transport.onmessage = this.#onMessage;
     transport.onerror = (error) => this.#logger.log('debug', `upstream ${this.key}: transport error`, { error: error.message });
     transport.onclose = () => this.#shutdown(`upstream '${spec.name}' closed the connection`);
   }
@@ -320,7 +320,8 @@ export class UpstreamSession {
     });
   }
 
-  #onMessage(message: JsonRpcMessage, info: MessageInfo | undefined): void {
+  /** What the transport delivers (a function of its own, handed to the transport as is). */
+  readonly #onMessage = (message: JsonRpcMessage, info: MessageInfo | undefined): void => {
     if ('method' in message) {
       const related = typeof info?.relatedRequestId === 'number' && this.#pending.has(info.relatedRequestId) ? info.relatedRequestId : undefined;
       if ('id' in message) {
@@ -360,7 +361,7 @@ export class UpstreamSession {
       call.onResult?.(message.result);
       call.resolve(message.result);
     }
-  }
+  };
 
   /**
    * Progress goes to the call its token names (a token is our id of a call that asked for progress), and only

@@ -7,6 +7,7 @@ import type { NamingStrategy, ToolFilter } from '../../config/types.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { isObject } from '../../protocol/jsonrpc.js';
 import { GatewayError } from '../../protocol/gateway-errors.js';
+import { isTaskOnlyTool } from '../../protocol/tasks.js';
 import type { Logger } from '../../core/log.js';
 import { applyNaming } from './naming.js';
 import type { UpstreamLink } from '../../upstream/link.js';
@@ -25,8 +26,8 @@ export interface Route {
   link: UpstreamLink;
   /** The name the upstream knows (tools, prompts) or the URI / URI template (resources). */
   name: string;
-  /** A tool or prompt as its upstream listed it. */
-  item?: JsonObject;
+  /** A tool that can only be called as a task (`execution.taskSupport: "required"`), as its upstream listed it. */
+  taskOnly?: true;
 }
 
 export interface CatalogOptions {
@@ -141,7 +142,7 @@ export class Catalog {
       const entry = byUpstream.get(upstream);
       const item = entry?.named.find((n) => n.exposedName === name);
       if (!entry || !item) continue;
-      routes.set(exposedName, { link: entry.link, name: item.original, item: item.tool });
+      routes.set(exposedName, kind === 'tools' && isTaskOnlyTool(item.tool) ? { link: entry.link, name: item.original, taskOnly: true } : { link: entry.link, name: item.original });
       list.push(exposedName === item.original ? item.tool : { ...item.tool, name: exposedName });
     }
     this.#routes[kind] = routes;
