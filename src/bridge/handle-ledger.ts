@@ -1,5 +1,7 @@
 /** @module Replay protection for parked handles: a ledger that lets each handle id be used once while the handle lives. */
 
+import type { HandlePayload } from './handle-payload.js';
+
 /** `first-use`: recorded now, go ahead; `replayed`: used before, refuse; `full`: cannot record, refuse (fail closed) and let the host retry later. */
 export type LedgerMark = 'first-use' | 'replayed' | 'full';
 
@@ -11,6 +13,10 @@ export type LedgerMark = 'first-use' | 'replayed' | 'full';
  */
 export interface HandleLedger {
   markUsed(id: string, expiresAt: number, now: number): Promise<LedgerMark>;
+  /** A call was parked under this handle: a durable ledger records where it waits, for whom and until when. */
+  parked?(payload: HandlePayload): void;
+  /** The parked call under handle `id` ended without the handle being used (its deadline, a cancel, its upstream gone). */
+  ended?(id: string): void;
 }
 
 export const DEFAULT_LEDGER_CAPACITY = 100_000;

@@ -1,6 +1,7 @@
 /**
  * @module `serve` as one of several gateway instances on a PostgreSQL store: it joins under its id, and sweeps now and
- * then for instances that died, abandoning their open questions and running composite runs (the audit naming it).
+ * then for instances that died, abandoning their open questions and running composite runs (the audit naming it) and
+ * marking their parked calls gone.
  */
 
 import type { Logger } from '../core/log.js';
@@ -10,6 +11,7 @@ import type { RunStore } from '../composite/run-store.js';
 import type { ClusterDirectory } from '../edges/http/cluster-forward.js';
 import type { InstanceRecord, PgInstance } from '../store/postgres/pg-instances.js';
 import { joinInstances } from '../store/postgres/pg-instances.js';
+import type { PgParkedCalls } from '../store/postgres/pg-parked-calls.js';
 import { CliError } from './cli-io.js';
 
 export interface ClusterMember {
@@ -23,7 +25,7 @@ export interface ClusterMember {
 }
 
 /** Joins the instances of the configured PostgreSQL store as `id`, and sweeps every third of `cluster.deadAfter`. */
-export async function joinCluster(config: NormalizedConfig, id: string, stores: { store: QuestionStore; runs: RunStore }, logger: Logger): Promise<ClusterMember> {
+export async function joinCluster(config: NormalizedConfig, id: string, stores: { store: QuestionStore; runs: RunStore; parkedCalls?: PgParkedCalls }, logger: Logger): Promise<ClusterMember> {
   if (config.store.kind !== 'postgres') throw new Error('joinCluster needs a PostgreSQL store');
   const { url, schema } = config.store;
   const { deadAfterMs } = config.cluster;
@@ -35,6 +37,8 @@ export async function joinCluster(config: NormalizedConfig, id: string, stores: 
     throw new CliError(`cannot join the gateway instances of the PostgreSQL store: ${error instanceof Error ? error.message : String(error)}`);
   }
   logger.log('info', 'joined the gateway instances of the store', { instance: id, deadAfterMs });
+  // The calls it held parked before a restart under this id are gone with that process: they never come back.
+  await stores.parkedCalls?.goneOf(id).catch((error: unknown) => logger.log('warn', 'could not mark the parked calls of a previous process gone', { error: String(error) }));
   let sweeping: Promise<void> = Promise.resolve();
   const sweep = async (): Promise<void> => {
     try {
@@ -42,8 +46,10 @@ export async function joinCluster(config: NormalizedConfig, id: string, stores: 
         const why = `gateway instance ${dead} died (silent for more than ${deadAfterMs} ms, its connection gone)`;
         const questions = await stores.store.abandonOpen(why, dead);
         const runs = await stores.runs.abandonRunning(why, dead);
-        logger.log('warn', 'a gateway instance died: its open questions and running composite runs are abandoned', { instance: dead, questions, runs });
+        const parked = (await stores.parkedCalls?.goneOf(dead)) ?? 0;
+        logger.log('warn', 'a gateway instance died: its open questions and running composite runs are abandoned, its parked calls gone', { instance: dead, questions, runs, parked });
       }
+      await stores.parkedCalls?.purge();
     } catch (error) {
       logger.log('warn', 'the sweep for dead gateway instances failed; the next one tries again', { error: String(error) });
     }

@@ -26,6 +26,8 @@ import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.j
 import { CliError } from './cli-io.js';
 import type { ClusterMember } from './cluster-member.js';
 import type { ClusterDirectory } from '../edges/http/cluster-forward.js';
+import type { HandleLedger } from '../bridge/handle-ledger.js';
+import type { PgParkedCalls } from '../store/postgres/pg-parked-calls.js';
 import { joinCluster } from './cluster-member.js';
 import { dataFolder } from './data-folder.js';
 
@@ -50,6 +52,8 @@ export interface OperatorSetup {
   healthDetails(): Promise<Record<string, unknown>>;
   /** On PostgreSQL: the other instances sharing the store, for the cluster link. */
   cluster?: ClusterDirectory;
+  /** On PostgreSQL: the parked calls of 2026-07-28 hosts recorded in the store, as the handle ledger. */
+  ledger?: HandleLedger;
   close(): Promise<void>;
 }
 
@@ -64,7 +68,7 @@ export function instanceOwner(config: NormalizedConfig, listen: ListenAddress): 
   return `${hostname()} ${listen.host}:${listen.port} ${config.source ?? '(no config file)'}`;
 }
 
-async function openStore(config: NormalizedConfig, owner: string, logger: Logger): Promise<{ store: QuestionStore; runs: RunStore; closeRuns: () => Promise<void> }> {
+async function openStore(config: NormalizedConfig, owner: string, logger: Logger): Promise<{ store: QuestionStore; runs: RunStore; closeRuns: () => Promise<void>; parkedCalls?: PgParkedCalls }> {
   if (config.store.kind === 'memory') {
     const runs = new MemoryRunStore();
     return { store: new MemoryQuestionStore({ owner }), runs, closeRuns: () => runs.close() };
@@ -76,7 +80,8 @@ async function openStore(config: NormalizedConfig, owner: string, logger: Logger
       const store = await openPostgresQuestionStore({ url, poolSize, schema, owner, onPoolError });
       logger.log('info', 'question store: PostgreSQL', { ...store.settings() });
       // The runs live on the question store's pool and close with it.
-      return { store, runs: store.runs, closeRuns: async () => undefined };
+      const parkedCalls = store.parkedCalls((error) => logger.log('warn', 'a parked-call record could not be written', { error: String(error) }));
+      return { store, runs: store.runs, closeRuns: async () => undefined, parkedCalls };
     } catch (error) {
       throw new CliError(`cannot open the question store (PostgreSQL, schema ${schema}): ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -130,14 +135,14 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
 export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
   const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
   const owner = config.cluster.id ?? instanceOwner(config, options.listen);
-  const { store, runs, closeRuns } = await openStore(config, owner, options.logger);
+  const { store, runs, closeRuns, parkedCalls } = await openStore(config, owner, options.logger);
   // On PostgreSQL this gateway is one of several instances (design 013): it joins under its id, abandons at start only
   // the questions it left open itself, and sweeps for instances that died. SQLite and memory have one gateway per
   // store (design 006): at start it abandons every question left open, whoever stamped it.
   let member: ClusterMember | undefined;
   if (config.store.kind === 'postgres') {
     try {
-      member = await joinCluster(config, owner, { store, runs }, options.logger);
+      member = await joinCluster(config, owner, { store, runs, ...(parkedCalls ? { parkedCalls } : {}) }, options.logger);
     } catch (error) {
       await store.close().catch(() => undefined);
       throw error;
@@ -166,9 +171,11 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
     ...(token ? { token } : {}),
     ...(member ? { cluster: member.directory } : {}),
+    ...(parkedCalls ? { ledger: parkedCalls } : {}),
     async healthDetails() {
       const kept = storeSummary(config);
-      return member ? { store: kept, instance: member.id, instances: await member.instances() } : { store: kept };
+      if (!member) return { store: kept };
+      return { store: kept, instance: member.id, instances: await member.instances(), ...(parkedCalls ? { parkedCalls: await parkedCalls.counts() } : {}) };
     },
     async close() {
       unsubscribe();

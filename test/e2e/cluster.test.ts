@@ -216,6 +216,10 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
       const next = await host.withUrl(cluster.url).postText(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
       assert.equal(next.status, 404, next.text);
     }
+    // Its parked call's record is gone too (as a survivor's /healthz shows an operator).
+    const health = (await (await fetch(`${(survivors[0] as (typeof survivors)[0]).base}/healthz`, { headers: { authorization: `Bearer ${CLUSTER_TOKEN}` } })).json()) as { parkedCalls?: { parked: number; gone: number } };
+    assert.equal(health.parkedCalls?.parked, 0, JSON.stringify(health));
+    assert.ok((health.parkedCalls?.gone ?? 0) >= 1, JSON.stringify(health));
     // The parked handle it issued is refused cleanly as gone, on any instance.
     const [key] = Object.keys(round.inputRequests as object);
     const retrier = new ModernHttpHost(cluster.url);

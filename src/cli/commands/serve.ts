@@ -52,7 +52,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const processes = await trackUpstreamProcesses(config, logger);
   const cluster = clusterLink(config, operator, logger);
   const gateway = createGateway(config, {
-    requestState: { keys: keys.ring, ...(cluster ? { owner: cluster.self } : {}) },
+    requestState: { keys: keys.ring, ...(cluster ? { owner: cluster.self } : {}), ...(operator.ledger ? { ledger: operator.ledger } : {}) },
     logger,
     openTransport: (spec, purpose) => openUpstreamTransport(spec, { logger, purpose, processes }),
     questions: { desk: operator.desk },

@@ -262,6 +262,7 @@ export class ModernHosts {
         if (previous !== undefined) this.#parked.delete(previous);
         this.#parked.set(sealed.payload.id, { call, session });
         this.#handleOf.set(call, sealed.payload.id);
+        this.#options.ledger.parked?.(sealed.payload);
         return { handle: sealed.text, deadlineMs };
       },
       cancelUpstream: (call, reason) => {
@@ -271,7 +272,8 @@ export class ModernHosts {
       ended: (call) => {
         session.calls.delete(call.internalId);
         const handle = this.#handleOf.get(call);
-        if (handle !== undefined) this.#parked.delete(handle);
+        // Still parked: the call ended without its handle being used (deadline, cancel, its upstream gone).
+        if (handle !== undefined && this.#parked.delete(handle)) this.#options.ledger.ended?.(handle);
         this.#pool.used(session);
       },
       finish: (method, result) => this.#finish(method, result),

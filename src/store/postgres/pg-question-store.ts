@@ -23,6 +23,7 @@ import { latestVersion, migrate } from './pg-schema.js';
 import type { Tables } from './pg-sql.js';
 import { inTransaction, isoText, placeholders, selectList, tablesOf } from './pg-sql.js';
 import { PostgresRunStore } from './pg-run-store.js';
+import { PgParkedCalls } from './pg-parked-calls.js';
 import { PgChangeListener } from './pg-changes.js';
 
 /** The schema the store's tables live in unless told otherwise. */
@@ -121,6 +122,12 @@ export class PostgresQuestionStore implements QuestionStore {
       select: `SELECT ${QUESTION_SELECT} FROM ${tables.questions}`,
     };
     this.runs = new PostgresRunStore(pool, tables, { url: settings.url, owner, now, isClosed: () => this.closed });
+  }
+
+  /** The parked calls of this instance (its owner), on the store's pool: the handle ledger of a gateway of several instances. */
+  parkedCalls(onError: (error: unknown) => void): PgParkedCalls {
+    if (this.owner === undefined) throw new Error('parked-call records need the store opened with an owner');
+    return new PgParkedCalls(this.pool, this.tables, this.owner, onError);
   }
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {

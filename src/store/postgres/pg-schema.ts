@@ -111,6 +111,21 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- Where the other instances reach this one (cluster.advertise): forwarded requests go there. NULL: not reachable.
       ALTER TABLE instances ADD COLUMN advertise text;
+      -- The parked calls of 2026-07-28 hosts (pg-parked-calls.ts): which instance holds each, for whom (a principal
+      -- digest), until when; parked until its handle is used once (resumed), or gone with its call or its instance.
+      CREATE TABLE parked_calls (
+        id text PRIMARY KEY,
+        owner text NOT NULL,
+        upstream text NOT NULL,
+        method text NOT NULL,
+        principal text NOT NULL,
+        issued_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        state text NOT NULL,
+        ended_at timestamptz
+      );
+      CREATE INDEX parked_calls_open_by_owner ON parked_calls (owner) WHERE state = 'parked';
+      CREATE INDEX parked_calls_by_expiry ON parked_calls (expires_at);
     `,
   },
 ];

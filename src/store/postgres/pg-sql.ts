@@ -11,6 +11,7 @@ export interface Tables {
   runs: string;
   runQuestions: string;
   instances: string;
+  parkedCalls: string;
   migrations: string;
 }
 
@@ -26,6 +27,7 @@ export function tablesOf(schema: string): Tables {
     runs: qualified('runs'),
     runQuestions: qualified('run_questions'),
     instances: qualified('instances'),
+    parkedCalls: qualified('parked_calls'),
     migrations: qualified(MIGRATIONS_TABLE),
   };
 }
