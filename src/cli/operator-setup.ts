@@ -25,7 +25,7 @@ import { shownUrl } from '../store/postgres/pg-pool.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
 import { CliError } from './cli-io.js';
 import type { ClusterMember } from './cluster-member.js';
-import type { ClusterDirectory } from '../edges/http/cluster-forward.js';
+import type { ClusterDirectory, ClusterLink } from '../edges/http/cluster-forward.js';
 import type { HandleLedger } from '../bridge/handle-ledger.js';
 import type { PgParkedCalls } from '../store/postgres/pg-parked-calls.js';
 import { joinCluster } from './cluster-member.js';
@@ -54,6 +54,8 @@ export interface OperatorSetup {
   cluster?: ClusterDirectory;
   /** On PostgreSQL: the parked calls of 2026-07-28 hosts recorded in the store, as the handle ledger. */
   ledger?: HandleLedger;
+  /** Gives the operator API the cluster link, over which an answer with a secret field reaches the instance holding its call. */
+  useClusterLink(link: ClusterLink): void;
   close(): Promise<void>;
 }
 
@@ -157,7 +159,13 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   } catch (error) {
     options.logger.log('error', 'could not mark the composite runs left running as failed', { error: error instanceof Error ? error.message : String(error) });
   }
-  const operatorRoutes = token ? createOperatorRoutes({ desk, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth }) : undefined;
+  // Set once serve has the cluster link: an answer with a secret field travels it to the instance holding the call.
+  let link: ClusterLink | undefined;
+  const forwardTo = async (req: Request, owner: string, body: Uint8Array): Promise<Response | undefined> => {
+    const target = link?.elsewhere(req, owner);
+    return target === undefined ? undefined : link?.forward(req, target, body);
+  };
+  const operatorRoutes = token ? createOperatorRoutes({ desk, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth, forwardTo }) : undefined;
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = desk.subscribe((event) => metrics.questionChanged(event.question));
@@ -172,6 +180,9 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     ...(token ? { token } : {}),
     ...(member ? { cluster: member.directory } : {}),
     ...(parkedCalls ? { ledger: parkedCalls } : {}),
+    useClusterLink(cluster) {
+      link = cluster;
+    },
     async healthDetails() {
       const kept = storeSummary(config);
       if (!member) return { store: kept };

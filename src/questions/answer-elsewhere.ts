@@ -1,8 +1,9 @@
 /**
  * @module An operator's answer to an open question whose call waits on another instance of a shared store: checked
  * against the record (what the upstream asked, in its revision), then written by compare-and-set; the instance that
- * holds the call hears of the change and relays it. One with a secret field is refused: the store keeps only
- * "[redacted]" of a secret, so it can reach the upstream only from the instance that holds the call.
+ * holds the call hears of the change and relays it. One with a secret field is not written: the store keeps only
+ * "[redacted]" of a secret, so it can reach the upstream only from the instance that holds the call (the outcome
+ * names it, for the operator API to forward the answer there).
  */
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
@@ -30,9 +31,11 @@ export async function answerElsewhere(store: QuestionStore, question: QuestionRe
   }
   const kept = answerAtRest(question.method, question.params, check.answer);
   if (JSON.stringify(kept) !== JSON.stringify(check.answer)) {
-    await refuse('a secret field, and the call waits on another instance');
-    const reason = `Question ${id} has a secret field and its call waits on another gateway instance: answer it there (the store keeps only "[redacted]" of a secret)`;
-    return { ok: false, kind: 'settled', reason, question };
+    const owner = await store.ownerOf?.(id);
+    await refuse('a secret field, and the call waits on another instance', owner === undefined ? {} : { instance: owner });
+    const where = owner === undefined ? 'another gateway instance' : `gateway instance ${owner}`;
+    const reason = `Question ${id} has a secret field and its call waits on ${where}: answer it there (the store keeps only "[redacted]" of a secret)`;
+    return { ok: false, kind: 'elsewhere', reason, question, ...(owner === undefined ? {} : { owner }) };
   }
   const to = STATE_OF_ACTION[check.answer.action];
   const undo = writing(id);

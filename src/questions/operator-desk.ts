@@ -9,7 +9,12 @@ export type AnswerOutcome =
   /** Already settled (by the host, another operator, expiry…): HTTP 409; the record is unchanged. */
   | { ok: false; kind: 'settled'; reason: string; question: QuestionRecord }
   /** Breaks the limits or the schema (`field` names the first offending one): HTTP 400; the question stays open. */
-  | { ok: false; kind: 'invalid'; reason: string; field?: string };
+  | { ok: false; kind: 'invalid'; reason: string; field?: string }
+  /**
+   * Has a secret field while the call waits on another instance (`owner`, when the store knows it): only there can the
+   * secret reach the upstream (the store keeps `[redacted]`). The API forwards it there over the cluster link, else 409.
+   */
+  | { ok: false; kind: 'elsewhere'; reason: string; question: QuestionRecord; owner?: string };
 
 /** A change worth showing live: a new question, or one whose state changed. */
 export interface QuestionEvent {

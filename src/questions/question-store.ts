@@ -34,6 +34,8 @@ export interface QuestionStore {
    * With several instances sharing a store, only questions owned by `owner` are touched.
    */
   abandonOpen(reason: string, owner?: string): Promise<number>;
+  /** The instance that created question `id` (and holds its call), on a store several instances share; undefined otherwise. */
+  ownerOf?(id: string): Promise<string | undefined>;
   /**
    * For a store several gateways share: tells `listener` the id of each question whose state a transition changed,
    * whichever writer made it (PostgreSQL: LISTEN/NOTIFY carrying ids), so the instance holding its call can act.

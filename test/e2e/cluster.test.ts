@@ -14,7 +14,7 @@ import { ModernHttpHost } from './harness/modern-host.js';
 import { OperatorApi } from './harness/operator-api.js';
 import { RawHost } from './harness/raw-host.js';
 import { toolText } from './harness/tool-results.js';
-import { incidentDeskStdio } from './harness/upstreams.js';
+import { incidentDeskStdio, labStdio } from './harness/upstreams.js';
 
 const REVISION = '2025-06-18';
 const SERVICES = ['payments-api', 'search-indexer', 'auth-gateway', 'ledger-db'] as const;
@@ -32,7 +32,7 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 describe('several instances behind a balancer', { skip: clusterSkipReason, timeout: 240_000 }, () => {
   let cluster: RunningCluster;
   before(async () => {
-    cluster = await startCluster({ upstreams: { desk: incidentDeskStdio() } });
+    cluster = await startCluster({ upstreams: { desk: incidentDeskStdio(), lab: labStdio({ sharing: 'shared' }) } });
   });
   after(async () => {
     await cluster?.stop();
@@ -177,6 +177,27 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     }
   });
 
+  test('an answer with a secret field given on another instance travels the cluster link to the one holding the call; the store keeps "[redacted]"', async () => {
+    const [a, b] = cluster.members as [typeof cluster.members[0], typeof cluster.members[0]];
+    const host = await RawHost.connect(a.url, { protocolVersion: REVISION });
+    try {
+      const call = await host.callTool(2, 'ask', { message: 'Vault password?', secret: true });
+      const onB = new OperatorApi(b.url, CLUSTER_TOKEN, 'op-b');
+      const question = await questionOf(onB, cluster, host.sessionId);
+      const secret = 'typed-on-B-Pw-91x';
+      const reply = await onB.send('POST', `/api/questions/${question.id}/answer`, { body: { action: 'accept', content: { answer: secret } } });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.text.includes(secret), false, reply.text);
+      assert.equal(toolText((await call.rest()).find((message) => message.id === 2)), `accept: ${secret}`, 'the upstream got what the operator typed on B');
+      const detail = await onB.detail(question.id);
+      assert.deepEqual(detail.question.answer, { action: 'accept', content: { answer: '[redacted]' } });
+      assert.equal(detail.question.answeredBy?.kind === 'operator' ? detail.question.answeredBy.name : undefined, 'op-b');
+      assert.equal(JSON.stringify(detail).includes(secret), false);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('kill -9 of an instance with questions open: its questions abandoned within deadAfter, audit intact; its sessions 404, its handles gone; the others serve on', async () => {
     const victim = cluster.members[2] as (typeof cluster.members)[0];
     const survivors = cluster.members.filter((member) => member !== victim);
@@ -270,15 +291,19 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     try {
       for (const member of cluster.members) {
         await new Promise((resolve) => setTimeout(resolve, 1500));
+        // A call of its own held open across the signal: the instance drains until it ends.
+        const holder = await RawHost.connect(member.url, { protocolVersion: REVISION, capabilities: { elicitation: {} } });
+        const held = await holder.callTool(1, 'restart_service', { service: 'ledger-db' });
+        const heldQuestion = await held.until((message) => 'method' in message && message.method === 'elicitation/create');
         const exited = member.terminate();
+        await until(`${member.id} says it is draining`, async () => (await fetch(`${member.base}/healthz`).catch(() => undefined))?.status === 503, 5_000);
         // While it drains, a host that reaches it directly is handed to another instance.
-        await until(`${member.id} says it is draining`, async () => (await fetch(`${member.base}/healthz`).catch(() => undefined))?.status !== 200, 5_000);
-        const handed = await RawHost.connect(member.url, { protocolVersion: REVISION }).catch((error: unknown) => error);
-        if (!member.process.hasExited()) {
-          assert.ok(handed instanceof RawHost, `a host reaching ${member.id} while it drains is handed on: ${String(handed)}`);
-          assert.notEqual(ownerOfSession(handed.sessionId), member.id, 'a new session goes to another instance');
-        }
-        if (handed instanceof RawHost) await handed.close();
+        const handed = await RawHost.connect(member.url, { protocolVersion: REVISION });
+        assert.notEqual(ownerOfSession(handed.sessionId), member.id, 'a new session goes to another instance');
+        await handed.close();
+        // Its own call finishes; then it exits by itself.
+        assert.equal((await holder.answer(heldQuestion.id, approve('CHG-HELD'))).status, 202);
+        assert.equal(toolText((await held.rest()).at(-1)), 'RESTARTED ledger-db under CHG-HELD');
         assert.equal(await exited, 0, `${member.id} exits by itself once drained\n${member.process.output()}`);
         await member.start();
         await until(`${member.id} is back in the balancer`, async () => (await fetch(`${member.base}/healthz`)).status === 200);

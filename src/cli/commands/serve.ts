@@ -114,7 +114,9 @@ function clusterLink(config: NormalizedConfig, operator: OperatorSetup, logger: 
     logger.log('warn', 'cluster.advertise is not set: other instances cannot forward requests for this instance\'s sessions and parked calls (a host whose request lands elsewhere gets 404)');
     return undefined;
   }
-  return new ClusterLink({ directory: operator.cluster, secret: link.secret, logger, maxBodyBytes: config.http.maxBodyBytes });
+  const cluster = new ClusterLink({ directory: operator.cluster, secret: link.secret, logger, maxBodyBytes: config.http.maxBodyBytes });
+  operator.useClusterLink(cluster);
+  return cluster;
 }
 
 /** How often a draining gateway looks whether its calls ended. */

@@ -25,6 +25,12 @@ export const OPERATOR_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; `Allow` lists the methods it has.' },
   /** The question was settled already (by the host, another operator, expiry…); nothing changed. */
   ALREADY_SETTLED: { status: 409, summary: 'The question was settled already (by its host, another operator, its deadline…); the record is unchanged and comes back in `question`.' },
+  /** An answer with a secret field whose call waits on another gateway instance, which the cluster link could not reach. */
+  ANSWER_HELD_ELSEWHERE: {
+    status: 409,
+    summary:
+      'The answer has a secret field and the call waits on another gateway instance, which could not be reached to take it (the store keeps only `[redacted]` of a secret); the question is unchanged and comes back in `question`. Answer it on that instance.',
+  },
   /** The body is larger than the cap. */
   BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than 1 MiB + 64 KiB.' },
   /** `Content-Type` is not application/json. */

@@ -51,6 +51,11 @@ export interface OperatorRoutesOptions {
   consoleDir?: string;
   /** Deepest JSON accepted in a request body (`http.maxJsonDepth`; default 64). */
   maxJsonDepth?: number;
+  /**
+   * On a cluster: forwards an operator's request to the instance `owner` (signed, over the cluster link) with `body`,
+   * for an answer with a secret field whose call waits there; undefined when it cannot (no link, owner gone).
+   */
+  forwardTo?: (req: Request, owner: string, body: Uint8Array) => Promise<Response | undefined>;
 }
 
 export interface OperatorRoutes {
@@ -174,6 +179,12 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
         throw new OperatorProblem('ALREADY_SETTLED', outcome.reason, { extra: { question: toQuestionView(outcome.question) } });
       case 'invalid':
         throw new OperatorProblem('INVALID_ANSWER', outcome.reason, outcome.field === undefined ? {} : { field: outcome.field });
+      case 'elsewhere': {
+        // The secret travels the cluster link to the instance holding the call, which answers as if asked there.
+        const forwarded = outcome.owner === undefined ? undefined : await options.forwardTo?.(c.req.raw, outcome.owner, new TextEncoder().encode(JSON.stringify(answer)));
+        if (forwarded) return forwarded;
+        throw new OperatorProblem('ANSWER_HELD_ELSEWHERE', outcome.reason, { extra: { question: toQuestionView(outcome.question) } });
+      }
     }
   });
   serve(table.listRunsRoute, async (c) => {

@@ -92,7 +92,7 @@ export const answerQuestionRoute = createRoute({
   request: { params: idParams('The question id.'), body: { required: true, content: { 'application/json': { schema: answerRequestSchema } } } },
   responses: {
     200: { description: 'The answer was taken; the settled question.', content: { 'application/json': { schema: answeredSchema } } },
-    ...errorResponses(true, ['INVALID_JSON', 'INVALID_BODY', 'INVALID_ANSWER', 'QUESTION_NOT_FOUND', 'ALREADY_SETTLED', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+    ...errorResponses(true, ['INVALID_JSON', 'INVALID_BODY', 'INVALID_ANSWER', 'QUESTION_NOT_FOUND', 'ALREADY_SETTLED', 'ANSWER_HELD_ELSEWHERE', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
   },
 });
 

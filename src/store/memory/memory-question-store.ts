@@ -130,6 +130,11 @@ export class MemoryQuestionStore implements QuestionStore {
     return structuredClone(this.db.audit.get(id) ?? []);
   }
 
+  async ownerOf(id: string): Promise<string | undefined> {
+    this.checkOpen();
+    return this.db.questions.get(id)?.owner;
+  }
+
   async abandonOpen(reason: string, owner?: string): Promise<number> {
     this.checkOpen();
     const transition = abandonTransition(reason);

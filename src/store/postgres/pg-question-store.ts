@@ -214,6 +214,13 @@ export class PostgresQuestionStore implements QuestionStore {
     });
   }
 
+  async ownerOf(id: string): Promise<string | undefined> {
+    return this.guard('invalid-record', async () => {
+      const { rows } = await this.pool.query<{ owner: string | null }>(`SELECT owner FROM ${this.tables.questions} WHERE id = $1`, [id]);
+      return rows[0]?.owner ?? undefined;
+    });
+  }
+
   /**
    * Abandons the open questions (of `owner`, when given) in passes that skip rows another transaction holds locked
    * (`FOR UPDATE SKIP LOCKED`): a sweep never waits behind an answer being written, and a second sweeper takes what the
