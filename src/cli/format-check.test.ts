@@ -74,10 +74,10 @@ describe('formatCheckReport: the store', () => {
   it('lists the instances of a PostgreSQL store with their ages, the live ones with when they were last heard', () => {
     const store = { type: 'postgres' as const, where: 'postgres://gw@db:5432/sb, schema public', state: 'ok' as const, schemaVersion: 1, latestSchemaVersion: 1 };
     const instances = [
-      { id: 'gw-b', state: 'up' as const, ageSeconds: 185, silentSeconds: 2 },
+      { id: 'gw-b', state: 'up' as const, ageSeconds: 185, silentSeconds: 2, advertise: 'http://10.0.0.12:8080' },
       { id: 'gw-a', state: 'dead' as const, ageSeconds: 7500, silentSeconds: 7000 },
     ];
-    assert.match(formatCheckReport(up, { ...store, instances }), /\n {2}instances: {4}gw-b: up, joined 3m 5s ago, heard 2s ago\n {16}gw-a: dead, joined 2h 5m ago\n/);
+    assert.match(formatCheckReport(up, { ...store, instances }), /\n {2}instances: {4}gw-b: up, joined 3m 5s ago, heard 2s ago, reached at http:\/\/10\.0\.0\.12:8080\n {16}gw-a: dead, joined 2h 5m ago\n/);
     assert.match(formatCheckReport(up, { ...store, instances: [] }), /\n {2}instances: {4}none has joined yet\n/);
   });
 

@@ -68,7 +68,8 @@ function formatStore(store: StoreReport): string[] {
 /** One instance: its id, state, how long since it joined and since it was last heard. */
 function instanceLine(instance: InstanceSummary): string {
   const heard = instance.state === 'up' ? `, heard ${span(instance.silentSeconds)} ago` : '';
-  return `${instance.id}: ${instance.state}, joined ${span(instance.ageSeconds)} ago${heard}`;
+  const reached = instance.advertise === undefined ? '' : `, reached at ${instance.advertise}`;
+  return `${instance.id}: ${instance.state}, joined ${span(instance.ageSeconds)} ago${heard}${reached}`;
 }
 
 /** A duration in whole seconds as people read it: 45s, 3m 5s, 2h 4m, 3d 1h. */

@@ -24,4 +24,6 @@ export interface InstanceSummary {
   ageSeconds: number;
   /** Seconds since its last heartbeat. */
   silentSeconds: number;
+  /** Where the other instances reach it (`cluster.advertise`), when it said. */
+  advertise?: string;
 }

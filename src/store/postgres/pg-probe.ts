@@ -24,7 +24,7 @@ export async function probePostgresStore(options: { url: string; schema: string;
       checkSchemaState(state, `schema ${options.schema}`);
       if (!state.ours) return base;
       const report: StoreReport = { ...base, schemaVersion: state.version };
-      if (state.tables.includes('instances')) report.instances = await readInstances(client, options.schema);
+      if (state.tables.includes('instances')) report.instances = await readInstances(client, options.schema, state.version >= 2);
       return report;
     });
   } catch (error) {
@@ -32,11 +32,17 @@ export async function probePostgresStore(options: { url: string; schema: string;
   }
 }
 
-/** The instances recorded in `schema`, newest first (at most 50), their ages by the server's clock. */
-async function readInstances(client: ClientBase, schema: string): Promise<InstanceSummary[]> {
-  const { rows } = await client.query<{ id: string; state: InstanceSummary['state']; age: number; silent: number }>(
-    `SELECT id, state, extract(epoch FROM now() - started_at)::float8 AS age, extract(epoch FROM now() - heartbeat_at)::float8 AS silent
+/** The instances recorded in `schema`, newest first (at most 50), their ages by the server's clock; `advertised`: the schema has the column (version 2). */
+async function readInstances(client: ClientBase, schema: string, advertised: boolean): Promise<InstanceSummary[]> {
+  const { rows } = await client.query<{ id: string; state: InstanceSummary['state']; age: number; silent: number; advertise: string | null }>(
+    `SELECT id, state, extract(epoch FROM now() - started_at)::float8 AS age, extract(epoch FROM now() - heartbeat_at)::float8 AS silent, ${advertised ? 'advertise' : 'NULL AS advertise'}
      FROM ${tablesOf(schema).instances} ORDER BY started_at DESC LIMIT 50`,
   );
-  return rows.map((row) => ({ id: row.id, state: row.state, ageSeconds: Math.max(0, Math.round(row.age)), silentSeconds: Math.max(0, Math.round(row.silent)) }));
+  return rows.map((row) => ({
+    id: row.id,
+    state: row.state,
+    ageSeconds: Math.max(0, Math.round(row.age)),
+    silentSeconds: Math.max(0, Math.round(row.silent)),
+    ...(row.advertise === null ? {} : { advertise: row.advertise }),
+  }));
 }

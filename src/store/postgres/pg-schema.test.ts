@@ -51,7 +51,7 @@ describe('PostgreSQL store migrations', { skip: pgSkipReason ?? false }, () => {
     try {
       const store = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema });
       await store.close();
-      assert.deepEqual(await tablesOf(schema), ['audit', 'instances', 'questions', 'run_questions', 'runs', 'switchboard_migrations']);
+      assert.deepEqual(await tablesOf(schema), ['audit', 'instances', 'parked_calls', 'questions', 'run_questions', 'runs', 'switchboard_migrations']);
       assert.deepEqual(await versionsOf(schema), MIGRATIONS.map((migration) => migration.version));
       const again = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema });
       await again.close();
