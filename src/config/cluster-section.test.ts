@@ -12,10 +12,11 @@ const STORE = 'store: { type: postgres, url: "postgres://gw@db/sb" }';
 const SECRET = 'x'.repeat(32);
 
 describe('the cluster link', () => {
-  test('advertise and secret (${VAR} expanded): the link, its URL without a trailing slash', () => {
-    const text = yaml(...UPSTREAMS, STORE, KEY, 'cluster:', '  advertise: http://10.0.0.11:8080/', '  secret: ${CLUSTER_SECRET}');
-    const config = parseConfigText(text, '/cfg/sb.yaml', { env: { CLUSTER_SECRET: SECRET } });
-    assert.deepEqual(config.cluster.link, { advertise: 'http://10.0.0.11:8080', secret: SECRET });
+  test('id, advertise and secret (${VAR} expanded, one file for every instance): the link, its URL without a trailing slash', () => {
+    const text = yaml(...UPSTREAMS, STORE, KEY, 'cluster:', '  id: ${INSTANCE}', '  advertise: http://${INSTANCE}.internal:8080/', '  secret: ${CLUSTER_SECRET}');
+    const config = parseConfigText(text, '/cfg/sb.yaml', { env: { CLUSTER_SECRET: SECRET, INSTANCE: 'gw-2' } });
+    assert.equal(config.cluster.id, 'gw-2');
+    assert.deepEqual(config.cluster.link, { advertise: 'http://gw-2.internal:8080', secret: SECRET });
   });
 
   test('without secret in the file, SWITCHBOARD_CLUSTER_SECRET; with neither, the file is refused', () => {

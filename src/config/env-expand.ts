@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.secret). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -35,7 +35,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
  * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
- * (except `type`), `console.token`, every `requestState.keys` entry, `store.url` and `cluster.secret`.
+ * (except `type`), `console.token`, every `requestState.keys` entry, `store.url` and `cluster.id`, `cluster.advertise` and `cluster.secret`
+ * (one file for every instance, each instance's values from its environment).
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -55,7 +56,7 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
   const store = raw['store'];
   if (isPlainObject(store)) expandAt(store, 'url', ['store']);
   const cluster = raw['cluster'];
-  if (isPlainObject(cluster)) expandAt(cluster, 'secret', ['cluster']);
+  if (isPlainObject(cluster)) for (const key of ['id', 'advertise', 'secret']) expandAt(cluster, key, ['cluster']);
   const requestState = raw['requestState'];
   const keys = isPlainObject(requestState) ? requestState['keys'] : undefined;
   if (Array.isArray(keys)) keys.forEach((_, index) => expandAt(keys as unknown[] as Record<number, unknown>, index, ['requestState', 'keys']));

@@ -35,7 +35,7 @@ export const clusterSchema = z
       .optional()
       .meta({
         description:
-          "This instance's id in a PostgreSQL store several gateways share (default: the host name, the listen address and the config file). Two live gateways cannot hold one id; a gateway restarted under its id abandons the questions it left open.",
+          "This instance's id in a PostgreSQL store several gateways share (default: the host name, the listen address and the config file); ${VAR} is expanded. Two live gateways cannot hold one id; a gateway restarted under its id abandons the questions it left open.",
       }),
     advertise: z
       .string()
@@ -43,7 +43,7 @@ export const clusterSchema = z
       .optional()
       .meta({
         description:
-          'The base URL the other instances reach this one at (postgres only), e.g. http://10.0.0.11:8080. With it, a request for a session or parked call another instance holds is forwarded there; without it, such a request gets 404.',
+          'The base URL the other instances reach this one at (postgres only), e.g. http://10.0.0.11:8080; ${VAR} is expanded. With it, a request for a session or parked call another instance holds is forwarded there; without it, such a request gets 404.',
       }),
     secret: z
       .string()
