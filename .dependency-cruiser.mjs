@@ -48,7 +48,7 @@ export const LAYERS = [
   {
     layer: 'host edges',
     rooms: [
-      { name: 'http', globs: ['src/edges/http/*'], holds: 'the Streamable HTTP and legacy SSE host edge (a small Hono app): Request -> Response, sessions, SSE, guards', edge: true },
+      { name: 'http', globs: ['src/edges/http/*'], holds: 'the Streamable HTTP and legacy SSE host edge (a small Hono app): Request -> Response, sessions, SSE, guards, and the cluster link that forwards a request to the instance owning its session or parked call', edge: true },
       { name: 'stdio host', globs: ['src/edges/stdio/*'], holds: 'the stdio host edge', edge: true },
     ],
   },

@@ -21,15 +21,12 @@ import type { PoolOptions } from './pg-pool.js';
 import { DEFAULT_POOL_SIZE, createPool, shownUrl, withFirstConnection } from './pg-pool.js';
 import { latestVersion, migrate } from './pg-schema.js';
 import type { Tables } from './pg-sql.js';
-import { inTransaction, isoText, placeholders, selectList, tablesOf } from './pg-sql.js';
+import { SWEEP_PASSES, SWEEP_PASS_PAUSE_MS, inTransaction, isoText, placeholders, selectList, tablesOf } from './pg-sql.js';
 import { PostgresRunStore } from './pg-run-store.js';
 import { PgParkedCalls } from './pg-parked-calls.js';
 import { PgChangeListener } from './pg-changes.js';
 
 /** The schema the store's tables live in unless told otherwise. */
-/** How many passes abandonOpen makes over rows other transactions held locked, and the pause between two. */
-const ABANDON_PASSES = 20;
-const ABANDON_PASS_PAUSE_MS = 50;
 
 export const DEFAULT_SCHEMA = 'public';
 
@@ -234,8 +231,8 @@ export class PostgresQuestionStore implements QuestionStore {
       if (owner !== undefined) params.push(owner);
       const mine = owner === undefined ? '' : ' AND owner = $2';
       let count = 0;
-      for (let pass = 0; pass < ABANDON_PASSES; pass += 1) {
-        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, ABANDON_PASS_PAUSE_MS));
+      for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
+        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, SWEEP_PASS_PAUSE_MS));
         count += await inTransaction(this.pool, async (client) => {
           const { rows } = await client.query<QuestionRow>(`${this.sql.select} WHERE state = ANY($1::text[])${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
           let done = 0;

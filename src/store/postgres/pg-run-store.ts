@@ -13,7 +13,8 @@ import { stamp } from '../timestamps.js';
 import { connectionReason, failureKind, isUniqueViolation } from './pg-errors.js';
 import { pgRunListQuery } from './pg-list-query.js';
 import type { Tables } from './pg-sql.js';
-import { inTransaction, placeholders, selectList } from './pg-sql.js';
+import { SWEEP_PASSES, SWEEP_PASS_PAUSE_MS, inTransaction, placeholders, selectList } from './pg-sql.js';
+
 
 export interface PostgresRunStoreOptions {
   /** The server as shown in messages (no password). */
@@ -105,18 +106,30 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  /**
+   * Fails the running runs (of `owner`, when given) in passes that skip rows another transaction holds locked
+   * (`FOR UPDATE SKIP LOCKED`), as the question sweep does: a skipped row is tried again in the next pass.
+   */
   async abandonRunning(reason: string, owner?: string): Promise<number> {
     return this.guard('invalid-record', async () => {
       const at = stamp(this.now);
-      return inTransaction(this.pool, async (client) => {
-        const mine = owner === undefined ? '' : ' AND owner = $1';
-        const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running'${mine} ORDER BY seq FOR UPDATE`, owner === undefined ? [] : [owner]);
-        for (const row of rows) {
-          const next = encodeRun(abandonedRun(decodeRun(row), reason, at));
-          await client.query(this.sql.update, [next.id, ...UPDATED_COLUMNS.map((column) => next[column])]);
-        }
-        return rows.length;
-      });
+      const mine = owner === undefined ? '' : ' AND owner = $1';
+      const params = owner === undefined ? [] : [owner];
+      let count = 0;
+      for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
+        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, SWEEP_PASS_PAUSE_MS));
+        count += await inTransaction(this.pool, async (client) => {
+          const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running'${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
+          for (const row of rows) {
+            const next = encodeRun(abandonedRun(decodeRun(row), reason, at));
+            await client.query(this.sql.update, [next.id, ...UPDATED_COLUMNS.map((column) => next[column])]);
+          }
+          return rows.length;
+        });
+        const left = await this.pool.query<{ running: number }>(`SELECT count(*)::int AS running FROM ${this.tables.runs} WHERE state = 'running'${mine}`, params);
+        if ((left.rows[0]?.running ?? 0) === 0) break;
+      }
+      return count;
     });
   }
 

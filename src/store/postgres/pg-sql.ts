@@ -15,6 +15,10 @@ export interface Tables {
   migrations: string;
 }
 
+/** How many passes a sweep (abandonOpen, abandonRunning) makes over rows other transactions held locked, and the pause between two. */
+export const SWEEP_PASSES = 20;
+export const SWEEP_PASS_PAUSE_MS = 50;
+
 /** The table that records which migrations ran: its presence marks a schema as a Switchboard store. */
 export const MIGRATIONS_TABLE = 'switchboard_migrations';
 
