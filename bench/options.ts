@@ -26,6 +26,10 @@ export interface BenchOptions {
   requestTimeoutMs: number;
   /** The idle phase stops opening sessions below this much free memory, in MB. */
   minFreeMb: number;
+  /** Load rounds of the cluster cell (three instances and one take turns). */
+  clusterRounds: number;
+  /** Operator answers timed in the cluster cell, of each kind (same instance, other instance). */
+  clusterSamples: number;
 }
 
 const NUMERIC = {
@@ -39,14 +43,17 @@ const NUMERIC = {
   startTimeoutMs: ['--start-timeout-ms', 'BENCH_START_TIMEOUT_MS', 30_000, 30_000],
   requestTimeoutMs: ['--request-timeout-ms', 'BENCH_REQUEST_TIMEOUT_MS', 30_000, 30_000],
   minFreeMb: ['--min-free-mb', 'BENCH_MIN_FREE_MB', 2048, 2048],
+  clusterRounds: ['--cluster-rounds', 'BENCH_CLUSTER_ROUNDS', 3, 1],
+  clusterSamples: ['--cluster-samples', 'BENCH_CLUSTER_SAMPLES', 150, 20],
 } as const satisfies Record<string, readonly [string, string, number, number]>;
 
 export const USAGE = [
   'usage: npm run bench -- [--quick] [--write] [--targets a,b] [options]',
   '  --quick                 small counts for a smoke test',
   '  --write                 also write the results into docs/benchmarks.md',
-  '  --targets LIST          comma-separated target names (env BENCH_TARGETS); default: all',
+  '  --targets LIST          comma-separated target names (env BENCH_TARGETS), `cluster` for the cluster cell; default: all',
   '  --baseline DIR          also bench the Switchboard checkout in DIR (built: dist/), side by side (env BENCH_BASELINE)',
+  '  the cluster cell needs PostgreSQL (SWITCHBOARD_TEST_PG_URL, e.g. from scripts/test-postgres.sh start) and haproxy; without them it is reported skipped',
   ...Object.values(NUMERIC).map(([flag, env, full, quick]) => `  ${`${flag} N`.padEnd(24)}env ${env}; default ${full}, quick ${quick}`),
 ].join('\n');
 

@@ -38,6 +38,8 @@ export interface ReportHeader {
   machine: string;
   settings: string;
   concurrency: number;
+  calls1: number;
+  callsPerSession: number;
   idleSessions: number;
 }
 

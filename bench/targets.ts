@@ -19,7 +19,8 @@ export interface TargetDefinition {
 /** tsx's ESM loader by absolute URL, so the echo upstream starts whatever the child's cwd is. */
 const TSX_LOADER = import.meta.resolve('tsx');
 
-function echoArgs(repoRoot: string): string[] {
+/** Node arguments that run the echo upstream over stdio (from any working folder). */
+export function echoArgs(repoRoot: string): string[] {
   return ['--import', TSX_LOADER, join(repoRoot, 'bench', 'echo-upstream.ts')];
 }
 

@@ -2,8 +2,15 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 
-const START = '<!-- bench-results:start -->';
-const END = '<!-- bench-results:end -->';
+/** A section of the doc the bench rewrites: its markers and its heading. */
+export interface DocSection {
+  start: string;
+  end: string;
+  heading: string;
+}
+
+export const RESULTS: DocSection = { start: '<!-- bench-results:start -->', end: '<!-- bench-results:end -->', heading: 'Results' };
+export const CLUSTER_RESULTS: DocSection = { start: '<!-- bench-cluster:start -->', end: '<!-- bench-cluster:end -->', heading: 'Cluster cell results' };
 
 const INTRO = `# Benchmarks
 
@@ -18,19 +25,20 @@ Method:
 - Server CPU per call: utime + stime (plus reaped children's) from \`/proc/<pid>/stat\`, summed over the target's whole process tree (upstreams included), during the measured loop at 16 sessions, divided by the calls.
 - Idle memory: a fresh instance of each target, with 200 sessions opened (initialize + one tools/list each) and left idle; the value is VmRSS summed over the process tree (shared pages count once per process; the ratio uses it). PSS, which splits shared pages, is shown beside it. The phase stops early if the machine runs low on memory.
 - The machine is small and shared with other work, so absolute numbers move a lot between runs: compare ratios within one run.
+- Cluster cell (when \`SWITCHBOARD_TEST_PG_URL\` names a PostgreSQL server and haproxy is installed; otherwise reported skipped): three \`switchboard serve\` instances and one behind haproxy, calls/s through the balancer; the operator-answer-to-result latency, answered on the instance holding the call or on another; the database cost of one question.
 `;
 
-/** Writes `results` between the markers of \`path\` (creating the file with its intro when missing). */
-export async function writeResults(path: string, results: string): Promise<void> {
-  const section = `${START}\n\n## Results\n\n${results.trim()}\n\n${END}\n`;
+/** Writes `results` between the markers of `section` in \`path\` (creating the file with its intro when missing, the section at the end when it has none). */
+export async function writeResults(path: string, results: string, section: DocSection = RESULTS): Promise<void> {
+  const block = `${section.start}\n\n## ${section.heading}\n\n${results.trim()}\n\n${section.end}\n`;
   let doc: string;
   try {
     doc = await readFile(path, 'utf8');
   } catch {
-    doc = `${INTRO}\n${START}\n${END}\n`;
+    doc = `${INTRO}\n${RESULTS.start}\n${RESULTS.end}\n`;
   }
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length).replace(/^\n/, '') : `${doc.trimEnd()}\n\n${section}`;
+  const start = doc.indexOf(section.start);
+  const end = doc.indexOf(section.end);
+  const next = start >= 0 && end > start ? doc.slice(0, start) + block + doc.slice(end + section.end.length).replace(/^\n/, '') : `${doc.trimEnd()}\n\n${block}`;
   await writeFile(path, next);
 }

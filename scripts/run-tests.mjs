@@ -1,9 +1,9 @@
-// Runs every *.test.ts under the given folders, and any test files named (default: src, test, examples and scripts), with node's test runner and tsx.
+// Runs every *.test.ts under the given folders, and any test files named (default: src, test, examples, scripts and bench), with node's test runner and tsx.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['src', 'test', 'examples', 'scripts'];
+const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['src', 'test', 'examples', 'scripts', 'bench'];
 const files = [];
 function walk(dir) {
   for (const entry of readdirSync(dir)) {

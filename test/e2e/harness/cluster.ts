@@ -53,6 +53,8 @@ export interface RunningCluster {
   readonly url: string;
   readonly members: Member[];
   readonly schema: string;
+  /** haproxy's process id (for CPU accounting). */
+  readonly balancerPid: number;
   /** haproxy's output so far, and every member's. */
   logs(): string;
   stop(): Promise<void>;
@@ -64,6 +66,10 @@ export interface ClusterOptions {
   /** More top-level config for every instance (questions, http…); `cluster` keys are merged. */
   readonly config?: Record<string, unknown>;
   readonly deadAfter?: string;
+  /** Instance ids are `<idPrefix>-1`, `<idPrefix>-2`… (default `gw`): two clusters on one database need different ones (an instance's advisory lock on its id spans the database). */
+  readonly idPrefix?: string;
+  /** SWITCHBOARD_LOG of every instance (default `info`: the tests read the `host session opened` lines). */
+  readonly logLevel?: string;
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
@@ -116,7 +122,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const count = options.instances ?? 3;
   const members: Member[] = [];
   for (let index = 1; index <= count; index += 1) {
-    const id = `gw-${index}`;
+    const id = `${options.idPrefix ?? 'gw'}-${index}`;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const configPath = join(dir, `${id}.yaml`);
@@ -140,7 +146,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         command: process.execPath,
         args: [SWITCHBOARD_BIN, 'serve', '--config', configPath],
         cwd: REPO_ROOT,
-        env: gatewayEnv({ SWITCHBOARD_LOG: 'info' }),
+        env: gatewayEnv({ SWITCHBOARD_LOG: options.logLevel ?? 'info' }),
         readyOn: 'stdout',
         ready: /^Switchboard listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/,
         timeoutMs: 30_000,
@@ -178,6 +184,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     url: `http://127.0.0.1:${lbPort}/mcp`,
     members,
     schema,
+    balancerPid: balancer.pid,
     logs: () => [`--- haproxy ---\n${balancer.output()}`, ...members.map((member) => `--- ${member.id} ---\n${member.process.output()}`)].join('\n'),
     async stop() {
       await balancer.stop();
