@@ -52,6 +52,24 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
     });
   });
 
+  test('an id is held per schema: two deployments on two schemas of one database may both have a gw-1', async () => {
+    await withSchema(async (one) => {
+      await withSchema(async (other) => {
+        const first = await joinInstances({ url: requireTestPgUrl(), schema: one, id: 'gw-1', deadAfterMs: DEAD_AFTER_MS });
+        const second = await joinInstances({ url: requireTestPgUrl(), schema: other, id: 'gw-1', deadAfterMs: DEAD_AFTER_MS });
+        // Seen from another instance of each schema: that schema's gw-1 is alive; an id nobody holds there is gone.
+        const peerOfFirst = await joinInstances({ url: requireTestPgUrl(), schema: one, id: 'gw-2', deadAfterMs: DEAD_AFTER_MS });
+        const peerOfSecond = await joinInstances({ url: requireTestPgUrl(), schema: other, id: 'gw-2', deadAfterMs: DEAD_AFTER_MS });
+        assert.equal(await peerOfFirst.isGone('gw-1'), false);
+        assert.equal(await peerOfSecond.isGone('gw-1'), false);
+        await first.leave();
+        assert.equal(await peerOfFirst.isGone('gw-1'), true, 'gone once it left, in its schema only');
+        assert.equal(await peerOfSecond.isGone('gw-1'), false);
+        for (const instance of [second, peerOfFirst, peerOfSecond]) await instance.leave();
+      });
+    });
+  });
+
   test('a gateway killed with SIGKILL is found dead once it has been silent for deadAfter, by one survivor only', async () => {
     await withSchema(async (schema) => {
       const doomed = await spawnInstance(requireTestPgUrl(), schema, 'gw-doomed', DEAD_AFTER_MS);

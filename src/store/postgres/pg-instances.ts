@@ -14,8 +14,13 @@ import { clientConfig, shownUrl } from './pg-pool.js';
 import type { Tables } from './pg-sql.js';
 import { tablesOf } from './pg-sql.js';
 
-/** The advisory lock class ("SBIN") an instance holds on its id; the lock's object is the hash of the id. */
+/** The advisory lock class ("SBIN") an instance holds on its id; the lock's object is the hash of {@link lockName}. */
 export const INSTANCE_LOCK_CLASS = 0x5342494e;
+
+/** What an instance's lock is taken on: its id within its schema (advisory locks span the database, ids one schema). */
+function lockName(tables: Tables, id: string): string {
+  return `${tables.schema}/${id}`;
+}
 
 export interface InstanceOptions extends PoolOptions {
   /** The schema of the store the instances share. */
@@ -66,7 +71,7 @@ async function connectAs(options: InstanceOptions, tables: Tables): Promise<Clie
     await client.end().catch(() => undefined);
     throw new QuestionStoreError('unavailable', `cannot connect to the PostgreSQL store ${shownUrl(options.url)}: ${connectionReason(error)}`, { cause: error });
   }
-  const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', [INSTANCE_LOCK_CLASS, options.id]);
+  const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken', [INSTANCE_LOCK_CLASS, lockName(tables, options.id)]);
   if (!rows[0]?.taken) {
     await client.end().catch(() => undefined);
     throw new QuestionStoreError('instance-taken', `instance id ${options.id} is held by a live gateway on ${shownUrl(options.url)}: give this instance another id (cluster.id)`);
@@ -124,13 +129,13 @@ export class PgInstance {
     const dead: string[] = [];
     for (const { id } of silent.rows) {
       // A live instance holds its lock: a silent one that still does is slow, not dead.
-      const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
+      const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, lockName(this.#tables, id)]);
       if (!rows[0]?.free) continue;
       try {
         const ended = await client.query(`UPDATE ${this.#tables.instances} SET state = 'dead', ended_at = now(), ended_by = $2 WHERE id = $1 AND state = 'up'`, [id, this.id]);
         if (ended.rowCount === 1) dead.push(id);
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, lockName(this.#tables, id)]);
       }
     }
     return dead;
@@ -168,9 +173,9 @@ export class PgInstance {
    */
   async isGone(id: string): Promise<boolean> {
     const client = this.#connected();
-    const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, id]);
+    const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, lockName(this.#tables, id)]);
     if (!rows[0]?.free) return false;
-    await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, id]);
+    await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCK_CLASS, lockName(this.#tables, id)]);
     return true;
   }
 
