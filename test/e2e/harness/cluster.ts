@@ -100,6 +100,8 @@ function haproxyConfig(port: number, members: readonly { id: string; port: numbe
     '  timeout server 120s',
     '  retries 2',
     '  option redispatch',
+    // SSE streams stay open between messages: without this, haproxy holds a question back ~200 ms, waiting for more.
+    '  option http-no-delay',
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,
     '  default_backend gateways',
