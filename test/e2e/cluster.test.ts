@@ -62,6 +62,36 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     assert.equal(afterDelete.status, 404);
   });
 
+  test('a call stream relayed through an instance that breaks off is resumed on another (GET with Last-Event-ID): the result comes from the owner', async () => {
+    const [a, b, c] = cluster.members as [typeof cluster.members[0], typeof cluster.members[0], typeof cluster.members[0]];
+    const host = await RawHost.connect(a.url, { protocolVersion: '2025-11-25', capabilities: { elicitation: {} } });
+    try {
+      const abort = new AbortController();
+      const call = await fetch(b.url, {
+        method: 'POST',
+        headers: host.headers(),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'restart_service', arguments: { service: 'search-indexer' } } }),
+        signal: abort.signal,
+      });
+      const events = sseEvents(call);
+      const asked = JSON.parse(await events.next('message')) as { id: string; method: string };
+      assert.equal(asked.method, 'elicitation/create');
+      const resumeFrom = events.lastId();
+      assert.ok(resumeFrom, 'the question came with an event id');
+      abort.abort(); // the relayed stream breaks off
+      assert.equal((await host.withUrl(c.url).answer(asked.id, approve('CHG-RESUMED'))).status, 202);
+      const stop = new AbortController();
+      const resumed = await fetch(c.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': host.sessionId, 'mcp-protocol-version': '2025-11-25', 'last-event-id': resumeFrom }, signal: stop.signal });
+      assert.equal(resumed.status, 200);
+      const result = JSON.parse(await sseEvents(resumed).next('message')) as { id: number };
+      stop.abort();
+      assert.equal(result.id, 2);
+      assert.equal(toolText(result as never), 'RESTARTED search-indexer under CHG-RESUMED');
+    } finally {
+      await host.close();
+    }
+  });
+
   test('an /sse session opened on one instance takes its /messages posts on the others; its answers flow on its stream', async () => {
     const [a, b, c] = cluster.members as [typeof cluster.members[0], typeof cluster.members[0], typeof cluster.members[0]];
     const abort = new AbortController();
@@ -111,6 +141,34 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
       const response = done.messages.find((entry) => entry.id === retry.id);
       assert.equal(toolText(response), `RESTARTED ${service} under CHG-80${index}`, `${retrier.transcript()}\n${cluster.logs()}`);
     }
+  });
+
+  test('a 2026-07-28 host completes one parked call of three rounds whose requests land on every instance in turn', async () => {
+    const authorization = `Bearer rounds-${randomUUID()}`;
+    const hosts = cluster.members.map((member) => new ModernHttpHost(member.url));
+    const args = { message: 'Which?', times: 3 };
+    let params: Record<string, unknown> = { name: 'ask', arguments: args };
+    const landed = new Set<string>();
+    for (let round = 1; ; round += 1) {
+      // The first request on gw-1, the retries on gw-2, gw-3, then gw-1 again.
+      const host = hosts[(round - 1) % hosts.length] as ModernHttpHost;
+      const message = host.message('tools/call', params);
+      const answered = await host.post(message, { authorization });
+      const result = answered.messages.find((entry) => entry.id === message.id)?.result as Record<string, unknown> | undefined;
+      assert.ok(result, host.transcript());
+      if (result.resultType === 'complete') {
+        assert.equal(round, 4, 'three rounds, then the result');
+        assert.equal(toolText({ result } as never), 'accept: one; accept: two; accept: three', host.transcript());
+        break;
+      }
+      assert.equal(result.resultType, 'input_required', host.transcript());
+      const state = String(result.requestState);
+      landed.add(JSON.parse(Buffer.from(state.split('.')[1] as string, 'base64url').toString('utf8')).o as string);
+      const [key] = Object.keys(result.inputRequests as object);
+      params = { name: 'ask', arguments: args, requestState: state, inputResponses: { [key as string]: { action: 'accept', content: { answer: ['one', 'two', 'three'][round - 1] } } } };
+    }
+    // Every round's handle names the one instance holding the call, wherever the retries landed.
+    assert.equal(landed.size, 1, [...landed].join(', '));
   });
 
   test('a forwarded-looking request from a host is refused: the cluster link is not served to hosts', async () => {
@@ -206,7 +264,8 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     const onVictim = [await RawHost.connect(victim.url, { protocolVersion: REVISION }), await RawHost.connect(victim.url, { protocolVersion: REVISION })];
     const onSurvivor = await RawHost.connect((survivors[1] as (typeof survivors)[0]).url, { protocolVersion: REVISION });
     const victimCalls = await Promise.all(onVictim.map((host, index) => host.withUrl(cluster.url).callTool(2, 'restart_service', { service: SERVICES[index] })));
-    const survivorCall = await onSurvivor.withUrl(cluster.url).callTool(2, 'restart_service', { service: 'ledger-db' });
+    // Straight to its owner: a stream relayed through the victim would break with it (the call itself goes on).
+    const survivorCall = await onSurvivor.callTool(2, 'restart_service', { service: 'ledger-db' });
     const victimQuestions = await Promise.all(onVictim.map((host) => questionOf(api, cluster, host.sessionId)));
     const survivorQuestion = await questionOf(api, cluster, onSurvivor.sessionId);
     // A 2026-07-28 call parked on the victim.
@@ -250,7 +309,15 @@ describe('several instances behind a balancer', { skip: clusterSkipReason, timeo
     // The survivors serve on: the survivor's question is answered, its call completes.
     assert.equal((await api.send('POST', `/api/questions/${survivorQuestion.id}/answer`, { body: approve('CHG-ALIVE') })).status, 200);
     assert.equal(toolText((await survivorCall.rest()).at(-1)), 'RESTARTED ledger-db under CHG-ALIVE');
-    await Promise.all(victimCalls.map((call) => call.close()));
+    // The victim's calls were cut with it: each stream ends (or breaks off), none hangs.
+    for (const call of victimCalls) {
+      const outcome = await call.rest(5_000).then(
+        () => 'ended',
+        (error: unknown) => String(error),
+      );
+      assert.doesNotMatch(outcome, /no SSE message within/, 'the stream of a call on the dead instance does not hang');
+      await call.close().catch(() => undefined);
+    }
     // Restarted under its id, it brings nothing back: the questions stay abandoned, the sessions unknown.
     await victim.start();
     for (const view of victimQuestions) assert.equal((await api.detail(view.id)).question.state, 'abandoned');
@@ -332,11 +399,13 @@ async function questionOf(api: OperatorApi, cluster: RunningCluster, sessionId: 
 }
 
 /** The events of an SSE response, one at a time: `next(type)` skips events of other types and gives the data. */
-function sseEvents(response: Response): { next(type: string): Promise<string> } {
+function sseEvents(response: Response): { next(type: string): Promise<string>; lastId(): string | undefined } {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
+  let lastId: string | undefined;
   return {
+    lastId: () => lastId,
     async next(type) {
       const deadline = Date.now() + 15_000;
       for (;;) {
@@ -345,6 +414,7 @@ function sseEvents(response: Response): { next(type: string): Promise<string> } 
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
+          lastId = /^id: ?(.*)$/m.exec(block)?.[1] ?? lastId;
           const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((match) => match[1]).join('\n');
           if (event === type && data !== '') return data;
           continue;
