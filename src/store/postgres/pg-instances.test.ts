@@ -62,6 +62,7 @@ describe('PostgreSQL instances', { skip: pgSkipReason ?? false }, () => {
         const peerOfSecond = await joinInstances({ url: requireTestPgUrl(), schema: other, id: 'gw-2', deadAfterMs: DEAD_AFTER_MS });
         assert.equal(await peerOfFirst.isGone('gw-1'), false);
         assert.equal(await peerOfSecond.isGone('gw-1'), false);
+        assert.equal(await first.isGone('gw-1'), false, 'an instance asked about itself is not gone');
         await first.leave();
         assert.equal(await peerOfFirst.isGone('gw-1'), true, 'gone once it left, in its schema only');
         assert.equal(await peerOfSecond.isGone('gw-1'), false);

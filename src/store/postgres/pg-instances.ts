@@ -172,6 +172,8 @@ export class PgInstance {
    * session is gone instead of waiting for the sweep.
    */
   async isGone(id: string): Promise<boolean> {
+    // Its own lock would be granted again here (advisory locks are reentrant): this instance is not gone.
+    if (id === this.id) return false;
     const client = this.#connected();
     const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCK_CLASS, lockName(this.#tables, id)]);
     if (!rows[0]?.free) return false;
