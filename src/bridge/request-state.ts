@@ -7,7 +7,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { fromBase64url, toBase64url } from './base64url.js';
 import type { HandleKey, HandleKeyRing } from './handle-keys.js';
-import type { HandleKind, HandlePayload } from './handle-payload.js';
+import type { HandleKind, HandlePayload, PayloadRead } from './handle-payload.js';
 import { decodePayload, encodePayload, HANDLE_VERSION } from './handle-payload.js';
 import { paramsDigest, principalDigest } from './params-digest.js';
 
@@ -130,13 +130,7 @@ function open(text: unknown, keys: HandleKeyRing, expected: HandleExpectation, n
   }
   if (keyId === undefined) return { ok: false, reason: 'bad-mac' };
 
-  let json: string;
-  try {
-    json = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(payloadBytes);
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  const read = decodePayload(json);
+  const read = readPayload(payloadBytes);
   if (!read.ok) return read;
   const payload = read.payload;
   if (now >= payload.expiresAt) return { ok: false, reason: 'expired' };
@@ -158,14 +152,19 @@ export function handleOwnerOf(text: unknown): string | undefined {
   if (parts.length !== 3 || parts[0] !== HANDLE_PREFIX) return undefined;
   const bytes = fromBase64url(parts[1] ?? '');
   if (bytes === undefined) return undefined;
+  const read = readPayload(bytes);
+  return read.ok ? read.payload.owner : undefined;
+}
+
+/** A payload's bytes as strict UTF-8 JSON, read strictly (decodePayload); never throws. */
+function readPayload(bytes: Uint8Array): PayloadRead {
   let json: string;
   try {
     json = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return undefined;
+    return { ok: false, reason: 'malformed' };
   }
-  const read = decodePayload(json);
-  return read.ok ? read.payload.owner : undefined;
+  return decodePayload(json);
 }
 
 function mac(key: HandleKey, signed: string): Buffer {

@@ -82,7 +82,7 @@ function drainingResponse(id: JsonRpcId | null): Response {
 }
 
 export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHandlerSettings): McpHttpHandler {
-  const { logger } = settings;
+  const { logger, cluster } = settings;
   const sessions = new Map<string, HttpSession>();
   const limits = gateway.sessionLimits ?? new SessionLimits(settings);
   const legacy = createLegacySseEndpoint(gateway, {
@@ -91,9 +91,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     logger,
     idleTimeoutMs: settings.sessionIdleTimeoutMs,
     limits,
-    ...(settings.cluster ? { newSessionId: () => (settings.cluster as ClusterLink).newSessionId() } : {}),
+    ...(cluster ? { newSessionId: () => cluster.newSessionId() } : {}),
   });
-  const { cluster } = settings;
   const routing = new ClusterRouting(cluster);
   let closing = false;
   /** Set by drain(): no new host sessions. */

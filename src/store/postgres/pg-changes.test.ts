@@ -14,8 +14,8 @@ import { QuestionDesk } from '../../questions/desk.js';
 import { FakeAsker, fakeHost, formQuestion } from '../../questions/testing/desk-fakes.js';
 import { makeQuestion } from '../testing/question-fixtures.js';
 import type { PostgresQuestionStore } from './pg-question-store.js';
-import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
+import { pgSkipReason, withTestClient } from './testing/pg-test-database.js';
+import { withTwoInstances as withInstances } from './testing/two-instances.js';
 
 const created = { actor: 'gateway', action: 'created' } as const;
 const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
@@ -29,19 +29,8 @@ async function listening(writer: PostgresQuestionStore, heard: string[], who: st
   }, `${who} listening`);
 }
 
-async function withTwoInstances(body: (a: PostgresQuestionStore, b: PostgresQuestionStore, names: { a: string; b: string }) => Promise<void>): Promise<void> {
-  const { schema, dispose } = freshSchema();
-  const names = { a: `sb-changes-a-${process.pid}`, b: `sb-changes-b-${process.pid}` };
-  const a = await openPostgresQuestionStore({ url: testPgUrlNamed(names.a), schema, owner: 'gw-a', poolSize: 3 });
-  const b = await openPostgresQuestionStore({ url: testPgUrlNamed(names.b), schema, owner: 'gw-b', poolSize: 3 });
-  try {
-    await body(a, b, names);
-  } finally {
-    await a.close();
-    await b.close();
-    await dispose();
-  }
-}
+const NAMES = { a: `sb-changes-a-${process.pid}`, b: `sb-changes-b-${process.pid}` };
+const withTwoInstances = (body: Parameters<typeof withInstances>[0]) => withInstances(body, { poolSize: 3, names: NAMES });
 
 describe('PostgreSQL store: change notifications between instances', { skip: pgSkipReason ?? false }, () => {
   test('each instance hears the questions the other creates and changes, by id, once the write commits', async () => {
@@ -66,14 +55,14 @@ describe('PostgreSQL store: change notifications between instances', { skip: pgS
   });
 
   test('a listening connection that is cut is made again: later writes are heard', async () => {
-    await withTwoInstances(async (a, b, names) => {
+    await withTwoInstances(async (a, b) => {
       const heard: string[] = [];
       b.changes((id) => heard.push(id));
       await listening(a, heard, 'B');
       const cut = await withTestClient(async (client) => {
         const { rows } = await client.query<{ cut: boolean }>(
           "SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
-          [names.b],
+          [NAMES.b],
         );
         return rows.length;
       });

@@ -7,9 +7,9 @@ import { escapeIdentifier } from 'pg';
 
 import type { Transition } from '../../questions/question.js';
 import { makeQuestion, manualClock } from '../testing/question-fixtures.js';
-import type { PostgresQuestionStore } from './pg-question-store.js';
 import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, uniqueSchemaName, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
+import { freshSchema, pgSkipReason, uniqueSchemaName, withTestClient, testPgUrlNamed } from './testing/pg-test-database.js';
+import { withTwoInstances as withInstances } from './testing/two-instances.js';
 
 const created = { actor: 'gateway', action: 'created' } as const;
 const deliver: Transition = { from: ['pending'], to: 'delivered', audit: { actor: 'gateway', action: 'delivered' } };
@@ -24,19 +24,9 @@ function answer(by: string): Transition {
   };
 }
 
-/** Two stores (instances a and b) on one fresh schema, each with its own pool. */
-async function withTwoInstances(body: (a: PostgresQuestionStore, b: PostgresQuestionStore, schema: string) => Promise<void>): Promise<void> {
-  const { schema, dispose } = freshSchema();
-  const clock = manualClock();
-  const a = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-a', now: clock.now, poolSize: 4 });
-  const b = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-b', now: clock.now, poolSize: 4 });
-  try {
-    await body(a, b, schema);
-  } finally {
-    await a.close();
-    await b.close();
-    await dispose();
-  }
+/** Two instances on one fresh schema, each with its own pool, on one manual clock. */
+function withTwoInstances(body: Parameters<typeof withInstances>[0]): Promise<void> {
+  return withInstances(body, { poolSize: 4, now: manualClock().now });
 }
 
 describe('PostgreSQL store: instances racing', { skip: pgSkipReason ?? false }, () => {

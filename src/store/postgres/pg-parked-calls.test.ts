@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import type { HandlePayload } from '../../bridge/handle-payload.js';
-import type { PostgresQuestionStore } from './pg-question-store.js';
-import { openPostgresQuestionStore } from './pg-question-store.js';
-import { freshSchema, pgSkipReason, requireTestPgUrl, withTestClient } from './testing/pg-test-database.js';
+import { pgSkipReason, withTestClient } from './testing/pg-test-database.js';
+import { withTwoInstances } from './testing/two-instances.js';
 
 let next = 0;
 function payload(overrides: Partial<HandlePayload> = {}): HandlePayload {
@@ -26,24 +25,11 @@ function payload(overrides: Partial<HandlePayload> = {}): HandlePayload {
   };
 }
 
-async function withStores(body: (a: PostgresQuestionStore, b: PostgresQuestionStore, schema: string) => Promise<void>): Promise<void> {
-  const { schema, dispose } = freshSchema();
-  const a = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-a', poolSize: 2 });
-  const b = await openPostgresQuestionStore({ url: requireTestPgUrl(), schema, owner: 'gw-b', poolSize: 2 });
-  try {
-    await body(a, b, schema);
-  } finally {
-    await a.close();
-    await b.close();
-    await dispose();
-  }
-}
-
 const fail = (error: unknown) => assert.fail(String(error));
 
 describe('PostgreSQL: parked-call records', { skip: pgSkipReason }, () => {
   test('a park is recorded; its handle is used once, on any instance: the second use is replayed', async () => {
-    await withStores(async (a, b) => {
+    await withTwoInstances(async (a, b) => {
       const onA = a.parkedCalls(fail);
       const onB = b.parkedCalls(fail);
       const parked = payload();
@@ -56,7 +42,7 @@ describe('PostgreSQL: parked-call records', { skip: pgSkipReason }, () => {
   });
 
   test('a call that ended unused is gone; an instance gone takes only its own parked calls with it', async () => {
-    await withStores(async (a, b) => {
+    await withTwoInstances(async (a, b) => {
       const onA = a.parkedCalls(fail);
       const onB = b.parkedCalls(fail);
       const [ended, heldByA, heldByB] = [payload(), payload(), payload()];
@@ -78,7 +64,7 @@ describe('PostgreSQL: parked-call records', { skip: pgSkipReason }, () => {
   });
 
   test('records whose handle expired more than an hour ago are purged; newer ones stay', async () => {
-    await withStores(async (a, _b, schema) => {
+    await withTwoInstances(async (a, _b, schema) => {
       const onA = a.parkedCalls(fail);
       const old = payload({ issuedAt: Date.now() - 3 * 3_600_000, expiresAt: Date.now() - 2 * 3_600_000 });
       const recent = payload();

@@ -21,13 +21,12 @@ import type { PoolOptions } from './pg-pool.js';
 import { DEFAULT_POOL_SIZE, createPool, shownUrl, withFirstConnection } from './pg-pool.js';
 import { latestVersion, migrate } from './pg-schema.js';
 import type { Tables } from './pg-sql.js';
-import { SWEEP_PASSES, SWEEP_PASS_PAUSE_MS, inTransaction, isoText, placeholders, selectList, tablesOf } from './pg-sql.js';
+import { inTransaction, isoText, placeholders, selectList, sweepInPasses, tablesOf } from './pg-sql.js';
 import { PostgresRunStore } from './pg-run-store.js';
 import { PgParkedCalls } from './pg-parked-calls.js';
 import { PgChangeListener } from './pg-changes.js';
 
 /** The schema the store's tables live in unless told otherwise. */
-
 export const DEFAULT_SCHEMA = 'public';
 
 export interface PostgresQuestionStoreOptions extends PoolOptions {
@@ -230,22 +229,19 @@ export class PostgresQuestionStore implements QuestionStore {
       const params: unknown[] = [OPEN_STATES];
       if (owner !== undefined) params.push(owner);
       const mine = owner === undefined ? '' : ' AND owner = $2';
-      let count = 0;
-      for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
-        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, SWEEP_PASS_PAUSE_MS));
-        count += await inTransaction(this.pool, async (client) => {
-          const { rows } = await client.query<QuestionRow>(`${this.sql.select} WHERE state = ANY($1::text[])${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
-          let done = 0;
-          for (const row of rows) {
-            const plan = planAbandon(row, transition, at);
-            if (await this.updateIfIn(client, plan.next, transition.from, plan.audit)) done += 1;
-          }
-          return done;
-        });
-        const left = await this.pool.query<{ open: number }>(`SELECT count(*)::int AS open FROM ${this.tables.questions} WHERE state = ANY($1::text[])${mine}`, params);
-        if ((left.rows[0]?.open ?? 0) === 0) break;
-      }
-      return count;
+      return sweepInPasses(
+        () =>
+          inTransaction(this.pool, async (client) => {
+            const { rows } = await client.query<QuestionRow>(`${this.sql.select} WHERE state = ANY($1::text[])${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
+            let done = 0;
+            for (const row of rows) {
+              const plan = planAbandon(row, transition, at);
+              if (await this.updateIfIn(client, plan.next, transition.from, plan.audit)) done += 1;
+            }
+            return done;
+          }),
+        async () => (await this.pool.query<{ open: number }>(`SELECT count(*)::int AS open FROM ${this.tables.questions} WHERE state = ANY($1::text[])${mine}`, params)).rows[0]?.open ?? 0,
+      );
     });
   }
 

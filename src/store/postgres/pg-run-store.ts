@@ -13,7 +13,7 @@ import { stamp } from '../timestamps.js';
 import { connectionReason, failureKind, isUniqueViolation } from './pg-errors.js';
 import { pgRunListQuery } from './pg-list-query.js';
 import type { Tables } from './pg-sql.js';
-import { SWEEP_PASSES, SWEEP_PASS_PAUSE_MS, inTransaction, placeholders, selectList } from './pg-sql.js';
+import { inTransaction, placeholders, selectList, sweepInPasses } from './pg-sql.js';
 
 
 export interface PostgresRunStoreOptions {
@@ -115,21 +115,18 @@ export class PostgresRunStore implements RunStore {
       const at = stamp(this.now);
       const mine = owner === undefined ? '' : ' AND owner = $1';
       const params = owner === undefined ? [] : [owner];
-      let count = 0;
-      for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
-        if (pass > 0) await new Promise((resolve) => setTimeout(resolve, SWEEP_PASS_PAUSE_MS));
-        count += await inTransaction(this.pool, async (client) => {
-          const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running'${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
-          for (const row of rows) {
-            const next = encodeRun(abandonedRun(decodeRun(row), reason, at));
-            await client.query(this.sql.update, [next.id, ...UPDATED_COLUMNS.map((column) => next[column])]);
-          }
-          return rows.length;
-        });
-        const left = await this.pool.query<{ running: number }>(`SELECT count(*)::int AS running FROM ${this.tables.runs} WHERE state = 'running'${mine}`, params);
-        if ((left.rows[0]?.running ?? 0) === 0) break;
-      }
-      return count;
+      return sweepInPasses(
+        () =>
+          inTransaction(this.pool, async (client) => {
+            const { rows } = await client.query<RunRow>(`${this.sql.select} WHERE state = 'running'${mine} ORDER BY seq FOR UPDATE SKIP LOCKED`, params);
+            for (const row of rows) {
+              const next = encodeRun(abandonedRun(decodeRun(row), reason, at));
+              await client.query(this.sql.update, [next.id, ...UPDATED_COLUMNS.map((column) => next[column])]);
+            }
+            return rows.length;
+          }),
+        async () => (await this.pool.query<{ running: number }>(`SELECT count(*)::int AS running FROM ${this.tables.runs} WHERE state = 'running'${mine}`, params)).rows[0]?.running ?? 0,
+      );
     });
   }
 

@@ -16,8 +16,23 @@ export interface Tables {
 }
 
 /** How many passes a sweep (abandonOpen, abandonRunning) makes over rows other transactions held locked, and the pause between two. */
-export const SWEEP_PASSES = 20;
-export const SWEEP_PASS_PAUSE_MS = 50;
+const SWEEP_PASSES = 20;
+const SWEEP_PASS_PAUSE_MS = 50;
+
+/**
+ * A sweep in passes: `pass` takes what it can (`FOR UPDATE SKIP LOCKED`, so it never waits behind another writer) and
+ * resolves how many rows it changed; `left` counts what is still to take (rows skipped, whose holder may roll back).
+ * Passes go on until nothing is left, for a bounded time. Resolves the rows changed over all passes.
+ */
+export async function sweepInPasses(pass: () => Promise<number>, left: () => Promise<number>): Promise<number> {
+  let count = 0;
+  for (let round = 0; round < SWEEP_PASSES; round += 1) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, SWEEP_PASS_PAUSE_MS));
+    count += await pass();
+    if ((await left()) === 0) break;
+  }
+  return count;
+}
 
 /** The table that records which migrations ran: its presence marks a schema as a Switchboard store. */
 export const MIGRATIONS_TABLE = 'switchboard_migrations';
