@@ -53,6 +53,10 @@ export const LAYERS = [
     ],
   },
   {
+    layer: 'authentication',
+    rooms: [{ name: 'auth', globs: ['src/edges/auth/*'], holds: 'who sent a request: host access tokens (JWT over the issuer\'s JWKS, introspection) and API keys, the Protected Resource Metadata and challenges; operator sign-in with OpenID Connect' }],
+  },
+  {
     layer: 'observability',
     rooms: [{ name: 'observability', globs: ['src/observability/*'], holds: 'metrics on prom-client (with the label-set cap) and the logger on pino' }],
   },
@@ -138,8 +142,9 @@ export const LAYERS = [
     rooms: [{ name: 'composite', globs: ['src/composite/**'], holds: 'composite tools: definitions, their schema, templates, the runner and its journal', pure: true }],
   },
   {
-    layer: 'translation and handles',
+    layer: 'translation, handles and access',
     rooms: [
+      { name: 'access', globs: ['src/access/*'], holds: 'who a verified host or operator is (the principal), the access policy between principals and tools, resources and prompts, and which operators may answer which questions', pure: true },
       { name: 'translation', globs: ['src/translation/**'], holds: 'pure per-revision translation of questions and results; the one answer check, over a JsonSchemaValidator port (ajv)', pure: true },
       { name: 'bridge', globs: ['src/bridge/*'], holds: 'the era bridge: signed requestState handles (see 007)', pure: true },
     ],

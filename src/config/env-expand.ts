@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret, the auth section's issuers, clients and secrets). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -36,7 +36,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Expands variables in place in the raw (not yet validated) config: `upstreams.*.url`, every string in
  * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
  * (except `type`), `console.token`, every `requestState.keys` entry, `store.url` and `cluster.id`, `cluster.advertise` and `cluster.secret`
- * (one file for every instance, each instance's values from its environment).
+ * (one file for every instance, each instance's values from its environment), and in `auth`: `hosts.issuer`, `hosts.audience`,
+ * `hosts.jwksUri`, `hosts.introspection.*`, and `operators.oidc` `issuer`, `clientId`, `clientSecret`, `audience`, `cookieSecret`.
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -57,6 +58,7 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
   if (isPlainObject(store)) expandAt(store, 'url', ['store']);
   const cluster = raw['cluster'];
   if (isPlainObject(cluster)) for (const key of ['id', 'advertise', 'secret']) expandAt(cluster, key, ['cluster']);
+  expandAuth(raw['auth'], expandAt);
   const requestState = raw['requestState'];
   const keys = isPlainObject(requestState) ? requestState['keys'] : undefined;
   if (Array.isArray(keys)) keys.forEach((_, index) => expandAt(keys as unknown[] as Record<number, unknown>, index, ['requestState', 'keys']));
@@ -75,4 +77,20 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
     if (isPlainObject(auth)) for (const key of Object.keys(auth)) if (key !== 'type') expandAt(auth, key, [...base, 'auth']);
   }
   return problems;
+}
+
+type ExpandAt = (holder: Record<string | number, unknown>, key: string | number, path: (string | number)[]) => void;
+
+/** The `auth` strings that may name a variable: where the issuers are, and the clients and secrets the gateway uses there. */
+function expandAuth(auth: unknown, expandAt: ExpandAt): void {
+  if (!isPlainObject(auth)) return;
+  const hosts = auth['hosts'];
+  if (isPlainObject(hosts)) {
+    for (const key of ['issuer', 'audience', 'jwksUri']) expandAt(hosts, key, ['auth', 'hosts']);
+    const introspection = hosts['introspection'];
+    if (isPlainObject(introspection)) for (const key of ['endpoint', 'clientId', 'clientSecret']) expandAt(introspection, key, ['auth', 'hosts', 'introspection']);
+  }
+  const operators = auth['operators'];
+  const oidc = isPlainObject(operators) ? operators['oidc'] : undefined;
+  if (isPlainObject(oidc)) for (const key of ['issuer', 'clientId', 'clientSecret', 'audience', 'cookieSecret']) expandAt(oidc, key, ['auth', 'operators', 'oidc']);
 }

@@ -17,6 +17,7 @@ import type { ConfigProblem } from './issue-problems.js';
 import { normalizeConfig } from './normalize.js';
 import { configSchema } from './schema.js';
 import { storeUrlFromEnvironment } from './sections/store.js';
+import { cookieSecretFromEnvironment } from './sections/auth.js';
 import { clusterSecretFromEnvironment } from './sections/cluster.js';
 import type { NormalizedConfig } from './types.js';
 import { lineOfPath, mapKeysInOrder } from './yaml-nodes.js';
@@ -158,6 +159,7 @@ export function parseConfigText(text: string, sourcePath: string, options: LoadO
   const storeUrlProblem = storeUrlFromEnvironment(raw, env);
   if (storeUrlProblem !== undefined) problems.push(storeUrlProblem);
   clusterSecretFromEnvironment(raw, env);
+  cookieSecretFromEnvironment(raw, env);
   const result = configSchema.safeParse(raw);
   if (!result.success) problems.push(...problemsFromIssues(result.error.issues, raw, configSchema));
   if (!result.success || problems.length > 0) throw firstProblem(problems, sources, raw);

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
 import type { CompositeDefinition, CompositeStep, ElicitStep, ResourceStep, ToolStep } from '../composite/definition.js';
 import { OUTCOME_DEFAULTS } from '../composite/schema.js';
+import { normalizeAuth as normalizeAccess, normalizePolicy } from './normalize-auth.js';
 import type { ParsedConfigFile } from './schema.js';
 import type { NormalizedConfig, OAuthSettings, QuestionOverride, ToolFilter, UpstreamSpec } from './types.js';
 
@@ -168,6 +169,7 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     upstreams: names.map((name) => normalizeUpstream(name, parsed.upstreams[name] as ParsedUpstream, configDir)),
     naming: { strategy: parsed.naming.strategy, separator: parsed.naming.separator },
     http: {
+      ...(parsed.http.publicUrl === undefined ? {} : { publicUrl: parsed.http.publicUrl.replace(/\/+$/, '') }),
       allowedHosts: [...parsed.http.allowedHosts],
       allowedOrigins: [...parsed.http.allowedOrigins],
       maxBodyBytes: parsed.http.maxBodySize,
@@ -182,8 +184,13 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     },
     pageSize: parsed.pageSize,
     retry: { initialDelayMs: parsed.retry.initialDelay, maxDelayMs: parsed.retry.maxDelay },
-    questions: { route: parsed.questions.route, timeoutMs: parsed.questions.timeout, sampling: parsed.questions.sampling, consent: parsed.questions.consent },
+    questions: {
+      approvers: Object.fromEntries(Object.entries(parsed.questions.tools).map(([tool, settings]) => [tool, settings.approvers])),
+      route: parsed.questions.route, timeoutMs: parsed.questions.timeout, sampling: parsed.questions.sampling, consent: parsed.questions.consent,
+    },
     console: { enabled: parsed.console.enabled, ...(parsed.console.token === undefined ? {} : { token: parsed.console.token }) },
+    auth: normalizeAccess(parsed.auth),
+    policy: normalizePolicy(parsed.policy),
     store: normalizeStore(parsed.store, configDir),
     cluster: {
       ...(parsed.cluster.id === undefined ? {} : { id: parsed.cluster.id }),

@@ -2,7 +2,9 @@
 
 import { z } from 'zod';
 
+import { authSchema } from './sections/auth.js';
 import { compositesSchema } from './sections/composites.js';
+import { policySchema } from './sections/policy.js';
 import { consoleSchema } from './sections/console.js';
 import { httpSchema } from './sections/http.js';
 import { DEFAULT_LISTEN, listenSchema } from './sections/listen.js';
@@ -29,6 +31,8 @@ export const configSchema = z
     retry: retrySchema.prefault({}),
     questions: questionsSchema.prefault({}),
     console: consoleSchema.prefault({}),
+    auth: authSchema.prefault({}),
+    policy: policySchema.prefault({}),
     store: storeSchema.prefault({}),
     cluster: clusterSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),

@@ -1,5 +1,7 @@
 /** @module The normalized configuration (the only config shape the gateway core sees). */
 
+import type { AnswererRule } from '../access/answerers.js';
+import type { PolicySettings } from '../access/policy.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import type { LogSettings } from './sections/log.js';
 
@@ -87,6 +89,8 @@ export interface ListenAddress {
 }
 
 export interface HttpSettings {
+  /** The base URL hosts reach the gateway at (no trailing slash), when it differs from the listen address. */
+  publicUrl?: string;
   /** Extra Host header values accepted besides loopback names (DNS-rebinding protection). */
   allowedHosts: string[];
   /** Extra Origin values accepted besides loopback origins. */
@@ -114,6 +118,48 @@ export interface HttpSettings {
 /** Who may answer a kind of question the host cannot or should not take itself. */
 export type QuestionAnswerer = 'host' | 'operator';
 
+/** How hosts authenticate (`auth.hosts`); the audience, when absent, is the canonical URL of /mcp, known once the gateway listens. */
+export type HostAuthSettings =
+  | { kind: 'none' }
+  | {
+      kind: 'oauth';
+      issuer: string;
+      audience?: string;
+      jwksUri?: string;
+      algorithms: string[];
+      introspection?: { endpoint?: string; clientId: string; clientSecret: string };
+      scopes: string[];
+      groupsClaim: string;
+      clockToleranceMs: number;
+    }
+  | { kind: 'apiKeys'; keys: ApiKeyEntry[] };
+
+/** One configured API key: the SHA-256 of the key (hex) and the principal it names. */
+export interface ApiKeyEntry {
+  sha256: string;
+  subject: string;
+  name?: string;
+  groups: string[];
+  scopes: string[];
+}
+
+/** How operators sign in (`auth.operators`). */
+export interface OperatorAuthSettings {
+  oidc?: {
+    issuer: string;
+    clientId: string;
+    clientSecret?: string;
+    /** What an operator's bearer token for the REST API must name as its audience. */
+    audience: string;
+    scopes: string[];
+    groupsClaim: string;
+    sessionTtlMs: number;
+    cookieSecret?: string;
+  };
+  /** Whether the shared operator token is accepted, and from where: everywhere, loopback clients only (with oidc), or nowhere. */
+  token: 'everywhere' | 'loopback' | 'off';
+}
+
 export interface NormalizedConfig {
   /** Absolute path of the file it was read from, if any. */
   source?: string;
@@ -128,6 +174,8 @@ export interface NormalizedConfig {
   retry: { initialDelayMs: number; maxDelayMs: number };
   /** Gateway-wide question routing (upstreams and tools may override it). */
   questions: {
+    /** Per tool, by the name hosts see: how many different operators must accept its questions (four-eyes). */
+    approvers: Record<string, number>;
     route: QuestionRoute;
     timeoutMs: number;
     /** `operator`: sampling is promised upstream even for hosts that cannot sample, and an operator replies. */
@@ -137,6 +185,9 @@ export interface NormalizedConfig {
   };
   /** Operator surfaces (console, REST API, /metrics); the token may also come from SWITCHBOARD_CONSOLE_TOKEN. */
   console: { enabled: boolean; token?: string };
+  auth: { hosts: HostAuthSettings; operators: OperatorAuthSettings };
+  /** Access between host principals and upstreams (rules), and between operators and questions (answerers). */
+  policy: PolicySettings & { answerers: AnswererRule[] };
   /** Where questions and runs are kept: a SQLite file (absolute path), a PostgreSQL server (its URL holds the password: show it only through the store's `shownUrl`), or memory. */
   store: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number; schema: string } | { kind: 'memory' };
   /**

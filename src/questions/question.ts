@@ -32,8 +32,12 @@ export interface QuestionOrigin {
   tool?: string;
   /** The host session whose call caused it. */
   hostSessionId?: string;
-  /** The authenticated principal behind that session, when the edge knows one. */
+  /** Who the host is, as a person reads it (`describePrincipal`: name, subject, issuer), when the edge verified one. */
   principal?: string;
+  /** The host's clientInfo name, as it said at initialize (or in a 2026-07-28 request's envelope). */
+  clientName?: string;
+  /** The arguments of the call that asked, with secret-looking fields redacted as the store redacts answers. */
+  arguments?: JsonObject;
   /** The host's revision, which decides the translated form. */
   hostRevision?: string;
   /** The asker's revision: an operator's answer given on another instance is checked and fitted against it. */

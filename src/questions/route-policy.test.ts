@@ -48,7 +48,7 @@ test('questions.sampling: operator adds plain sampling; questions.consent: opera
 });
 
 test('the policy reads questions.sampling and questions.consent from the config (host when unset)', () => {
-  const read = QuestionPolicy.fromConfig({ questions: { route: 'host-then-operator', timeoutMs: 1000, sampling: 'operator', consent: 'operator' }, upstreams: [] });
+  const read = QuestionPolicy.fromConfig({ questions: { approvers: {}, route: 'host-then-operator', timeoutMs: 1000, sampling: 'operator', consent: 'operator' }, upstreams: [] });
   assert.equal(read.sampling, 'operator');
   assert.equal(read.consent, 'operator');
   const unset = new QuestionPolicy({ defaults: { route: 'host-then-operator', timeoutMs: 1 } });

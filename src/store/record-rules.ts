@@ -53,7 +53,7 @@ export function closedFieldProblem(record: Readonly<Record<(typeof CLOSED_FIELDS
   return undefined;
 }
 
-const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'hostRevision', 'upstreamRevision'] as const;
+const ORIGIN_TEXTS = ['tool', 'hostSessionId', 'principal', 'clientName', 'hostRevision', 'upstreamRevision'] as const;
 
 /** What is wrong with a question's origin (it names no upstream, a named field is not a string), or undefined. */
 export function originProblem(origin: JsonObject): string | undefined {
@@ -61,6 +61,7 @@ export function originProblem(origin: JsonObject): string | undefined {
   for (const key of ORIGIN_TEXTS) {
     if (origin[key] !== undefined && typeof origin[key] !== 'string') return `${key} must be a string`;
   }
+  if (origin.arguments !== undefined && !isObject(origin.arguments)) return 'arguments must be a JSON object';
   return undefined;
 }
 

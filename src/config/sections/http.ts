@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 
-import { duration, size } from './fields.js';
+import { duration, isUrl, size } from './fields.js';
 
 /** Defaults as written in the file (before durations and sizes are normalized). */
 const DEFAULTS = {
@@ -19,6 +19,14 @@ const DEFAULTS = {
 
 export const httpSchema = z
   .strictObject({
+    publicUrl: z
+      .string()
+      .refine((text) => isUrl(text, false) && !/[?#]/.test(text), { error: 'must be an http:// or https:// URL without query or fragment' })
+      .optional()
+      .meta({
+        description:
+          'The base URL hosts reach the gateway at (behind a proxy or balancer), e.g. https://mcp.example.com: the canonical resource URI of /mcp (the token audience) and the Protected Resource Metadata are built from it. Default: from listen.',
+      }),
     allowedHosts: z
       .array(z.string().min(1))
       .default(() => [])

@@ -40,9 +40,25 @@ export const upstreamQuestionsSchema = z
   })
   .meta({ description: 'Question routing for this upstream (falls back to the gateway-wide questions settings).' });
 
+/** Per tool (by the name hosts see), gateway-wide: how many operators must accept before its questions settle. */
+const gatewayToolQuestionsSchema = z
+  .strictObject({
+    approvers: z
+      .int()
+      .min(1)
+      .max(5)
+      .default(1)
+      .meta({ description: 'Four-eyes: an operator\'s accept settles the question only once this many different operators have accepted (a decline by any of them settles it). Hosts cannot answer such a question.' }),
+  })
+  .meta({ description: 'Question settings for one tool, by the name hosts see.' });
+
 export const questionsSchema = z
   .strictObject({
     route: routeSchema.default(DEFAULTS.route),
+    tools: z
+      .record(z.string().min(1), gatewayToolQuestionsSchema)
+      .default(() => ({}))
+      .meta({ description: 'Per tool, by the name hosts see (`desk_restart_service`): the approvals its questions need.' }),
     timeout: duration('How long a question may wait for an answer before it expires (the upstream gets cancel).', 1).prefault(DEFAULTS.questionTimeout),
     sampling: z
       .enum(['host', 'operator'])
