@@ -23,6 +23,7 @@ import { RoutedSession } from '../router/routed-session.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import type { RunRecorder } from '../composite/run-store.js';
 import { CompositeTools } from '../router/composites/composite-tools.js';
+import { AccessGate } from '../router/access-gate.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
 import { GatewayHostSession } from '../hosts/legacy/host-session.js';
 import type { Logger } from '../core/log.js';
@@ -51,7 +52,7 @@ export interface GatewayOptions {
    */
   questions?: { desk: QuestionDesk; policy?: QuestionPolicy };
   /** Where upstream requests, upstream health and host sessions are counted (serve's /metrics). */
-  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused'>;
+  metrics?: Pick<GatewayMetrics, 'upstreamRequest' | 'upstreamState' | 'sessionOpened' | 'sessionClosed' | 'sessionCounted' | 'sessionEvicted' | 'sessionRefused' | 'accessRefused'>;
   /**
    * The keys that sign requestState handles for 2026-07-28 hosts (the first signs; the rest still verify),
    * and the ledger that makes a parked call's handle single-use. Without keys, a random key lives as long as
@@ -94,6 +95,8 @@ class Gateway implements GatewayHandle {
   #composites: CompositeTools | undefined;
   /** 2026-07-28 hosts: their principals' sessions, parked calls and listen streams. */
   #modern: ModernHosts;
+  /** The access policy (`policy.rules`) every routed session applies. */
+  #access: AccessGate;
 
   constructor(config: NormalizedConfig, options: GatewayOptions) {
     this.#config = config;
@@ -120,6 +123,7 @@ class Gateway implements GatewayHandle {
       desk: options.questions?.desk ?? new QuestionDesk({ store: new MemoryQuestionStore(), logger: options.logger, operatorAvailable: false }),
       policy: options.questions?.policy ?? QuestionPolicy.fromConfig(config),
     };
+    this.#access = new AccessGate(config.policy, { logger: options.logger, onRefused: () => options.metrics?.accessRefused('policy') });
     this.#compositeDefinitions = config.composites;
     this.#composites = config.composites.length > 0 ? new CompositeTools(config.composites, { logger: options.logger, ...(options.runs ? { recorder: options.runs } : {}) }) : undefined;
     this.#pool = new UpstreamPool({
@@ -147,6 +151,7 @@ class Gateway implements GatewayHandle {
       },
     );
     this.#modern = new ModernHosts({
+      onForeignHandle: () => options.metrics?.accessRefused('foreign-handle'),
       openSession: (port, transport, onClosed) => this.#openRouted(port, transport, onClosed),
       keys: options.requestState?.keys ?? handleKeyRing([deriveHandleKey(randomBytes(32))]),
       ledger: options.requestState?.ledger ?? new MemoryHandleLedger(),
@@ -206,6 +211,7 @@ class Gateway implements GatewayHandle {
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
       ...(this.#composites ? { composites: this.#composites } : {}),
+      access: this.#access,
       onClosed: (routed) => {
         this.#options.metrics?.sessionClosed(transport);
         this.#routed.delete(routed.id);

@@ -14,6 +14,9 @@ export const QUESTION_ANSWER_BUCKETS: readonly number[] = [0.1, 0.5, 1, 2.5, 5, 
 
 const AUDIENCES: readonly Audience[] = ['host', 'operator', 'both', 'none'];
 
+/** Why a host request was refused for who sent it (the `reason` label of switchboard_access_refusals_total). */
+export type AccessRefusalReason = 'unauthenticated' | 'invalid-token' | 'insufficient-scope' | 'policy' | 'foreign-session' | 'foreign-handle';
+
 export interface GatewayMetrics {
   /** A question was recorded (or, called again for the same id while it is open, re-routed to another audience). Settled records are ignored. */
   questionOpened(record: QuestionRecord): void;
@@ -32,6 +35,11 @@ export interface GatewayMetrics {
   sessionEvicted(kind: string): void;
   /** A new host session of `kind` was refused: a session cap was reached and no session was idle. */
   sessionRefused(kind: string): void;
+  /**
+   * A host request was refused for who sent it: `unauthenticated`, `invalid-token`, `insufficient-scope` (at the HTTP
+   * edge), `policy` (GW_ERR_FORBIDDEN), `foreign-session` or `foreign-handle` (another principal's session or handle).
+   */
+  accessRefused(reason: AccessRefusalReason): void;
   /** An upstream was found up or down. */
   upstreamState(name: string, up: boolean): void;
 }
@@ -79,6 +87,11 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     name: 'switchboard_host_sessions_evicted_total',
     help: 'Idle host sessions closed to make room for a new one under http.maxSessions, maxSessionsPerPrincipal or maxStandIns, by kind.',
     labelNames: ['kind'],
+  });
+  const accessRefusals = registry.counter({
+    name: 'switchboard_access_refusals_total',
+    help: 'Host requests refused for who sent them, by reason (unauthenticated, invalid-token, insufficient-scope, policy, foreign-session, foreign-handle).',
+    labelNames: ['reason'],
   });
   const sessionsRefused = registry.counter({
     name: 'switchboard_host_sessions_refused_total',
@@ -139,6 +152,9 @@ export function createGatewayMetrics(registry: MetricsRegistry): GatewayMetrics 
     },
     sessionRefused(kind) {
       sessionsRefused.inc({ kind });
+    },
+    accessRefused(reason) {
+      accessRefusals.inc({ reason });
     },
     upstreamState(name, up) {
       upstreamsUp.set({ upstream: name }, up ? 1 : 0);

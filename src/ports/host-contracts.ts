@@ -1,5 +1,6 @@
 /** @module What the edges (HTTP, stdio, CLI) see of the gateway: host sessions over a channel, health and checks. */
 
+import type { Principal } from '../access/principal.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { HeaderSource } from '../protocol/header-source.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
@@ -22,6 +23,8 @@ export interface HostChannel {
   onSessionClosed?(): void;
   /** Which edge the host came through (for metrics). */
   readonly transport?: 'streamable-http' | 'sse' | 'stdio';
+  /** Who the host is, as the edge verified it when the session opened (absent: anonymous, `auth.hosts.type: none`). */
+  readonly principal?: Principal;
 }
 
 export interface HostSession {
@@ -76,6 +79,8 @@ export interface ModernRequestContext {
    * the client address and clientInfo). Every requestState handle is bound to it.
    */
   principal: string;
+  /** The verified identity behind `principal`, when hosts authenticate: the policy decides by it. */
+  identity?: Principal;
   /** Whom the per-principal session cap counts its stand-in against (over HTTP the client address); default `principal`. */
   sessionCapKey?: string;
   envelope: RequestEnvelope;

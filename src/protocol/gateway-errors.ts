@@ -33,6 +33,7 @@ export const GatewayErrorCode = {
   GW_ERR_REQUEST_STATE_BUSY: 'GW_ERR_REQUEST_STATE_BUSY',
   GW_ERR_HOST_LIMIT: 'GW_ERR_HOST_LIMIT',
   GW_ERR_UNKNOWN_TASK: 'GW_ERR_UNKNOWN_TASK',
+  GW_ERR_FORBIDDEN: 'GW_ERR_FORBIDDEN',
 } as const;
 
 export type GatewayErrorCodeValue = keyof typeof GatewayErrorCode;
@@ -65,6 +66,8 @@ export const RPC_CODE_FOR: Record<GatewayErrorCodeValue, number> = {
   GW_ERR_REQUEST_STATE_BUSY: RpcCode.InternalError,
   GW_ERR_HOST_LIMIT: RpcCode.InternalError,
   GW_ERR_UNKNOWN_TASK: RpcCode.InvalidParams,
+  // The access policy refused the principal this tool, resource or prompt (router/access-gate.ts).
+  GW_ERR_FORBIDDEN: RpcCode.InternalError,
 };
 
 /**

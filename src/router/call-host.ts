@@ -1,5 +1,6 @@
 /** @module What the call router needs of the host session whose calls it routes, and of the gateway around it. */
 
+import type { Principal } from '../access/principal.js';
 import type { Logger } from '../core/log.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { UpstreamRound } from '../ports/host-port.js';
@@ -9,6 +10,7 @@ import type { QuestionRoute } from '../questions/question-route.js';
 import type { QuestionPolicy } from '../questions/route-policy.js';
 import type { UpstreamLink } from '../upstream/link.js';
 import type { UpstreamSession } from '../upstream/session.js';
+import type { AccessGate } from './access-gate.js';
 import type { CallHost, CallRegistry } from './calls.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { QuestionDesk as CompositeDesk } from './composites/composite-elicitation.js';
@@ -20,6 +22,8 @@ export interface HostInit {
   protocolVersion: string;
   capabilities: JsonObject;
   clientInfo: JsonObject;
+  /** Who the host is, as the edge verified it (absent: anonymous); the access policy decides by it. */
+  principal?: Principal;
 }
 
 /**
@@ -65,4 +69,6 @@ export interface CallRouterEnv<H extends RoutedOwner> {
   questions: { desk: QuestionDesk; policy: QuestionPolicy };
   /** The gateway's composite tools. */
   composites?: CompositeTools;
+  /** The access policy between principals and tools, resources and prompts (absent: everything allowed). */
+  access?: AccessGate;
 }

@@ -5,6 +5,8 @@
  * in the call registry, and an upstream's input_required answered (relayed to a 2026-07-28 host, or carried).
  */
 
+import type { AccessTarget } from '../access/policy.js';
+import { ANONYMOUS } from '../access/principal.js';
 import { callArgumentsProblem } from '../protocol/call-arguments.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { completeParamsProblem } from '../protocol/complete-params.js';
@@ -100,6 +102,11 @@ export class CallRouter<H extends RoutedOwner> {
     return this.#toolSchemas.get(name);
   }
 
+  /** The input schema of a tool as last listed to this host (no fetch): what redacts its arguments for an operator. */
+  knownToolSchema(name: string): JsonObject | undefined {
+    return this.#toolSchemas.get(name);
+  }
+
   /** The merged tools as the host was last shown them: their input schemas are kept for Mcp-Param-* headers. */
   #noteToolSchemas(tools: JsonObject[]): void {
     this.#toolSchemas.clear();
@@ -115,6 +122,7 @@ export class CallRouter<H extends RoutedOwner> {
    */
   async upstreamOf(method: string, params: JsonObject): Promise<{ upstream: string; tool?: string }> {
     const catalog = this.#host.catalog();
+    this.checkAccess(method, params);
     // A composite runs in the gateway: its questions (and a 2026-07-28 host's handles) belong to `composite`.
     if (method === 'tools/call' && this.#env.composites?.has(params.name)) return { upstream: 'composite', tool: params.name };
     if (method === 'tools/call') {
@@ -133,6 +141,7 @@ export class CallRouter<H extends RoutedOwner> {
    */
   async route(request: JsonRpcRequest): Promise<JsonObject | undefined> {
     const params = request.params ?? {};
+    this.checkAccess(request.method, params);
     switch (request.method) {
       case 'tools/call':
         checkCallArguments('tools/call', params);
@@ -147,6 +156,23 @@ export class CallRouter<H extends RoutedOwner> {
         return this.#complete(request);
     }
     throw new GatewayError('GW_ERR_METHOD_NOT_FOUND', `Method not found: ${request.method}`);
+  }
+
+  /**
+   * Refuses (GW_ERR_FORBIDDEN, audited) what the access policy does not let this host's principal use, by the name the
+   * host sent: before the request is routed, so nothing reaches an upstream, and the same for every era.
+   */
+  checkAccess(method: string, params: JsonObject): void {
+    const gate = this.#env.access;
+    if (!gate?.restricts) return;
+    const target = accessTargetOf(method, params);
+    if (target) gate.check(this.#host.profile()?.principal ?? ANONYMOUS, target, this.#host.owner.id);
+  }
+
+  /** The items of a list this host's principal may use (the access policy). */
+  allowedItems(kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates', items: JsonObject[]): JsonObject[] {
+    const gate = this.#env.access;
+    return gate ? gate.filter(this.#host.profile()?.principal ?? ANONYMOUS, kind, items) : items;
   }
 
   /** Forwards a host request along its route, the named field (`name` or `uri`) renamed as its upstream knows it. */
@@ -265,7 +291,7 @@ export class CallRouter<H extends RoutedOwner> {
     const asTask = request.method === 'tools/call' && 'task' in params && host.takesTasks() && session.era === 'legacy' && upstreamRunsToolTasks(session.serverCapabilities);
     if (request.method === 'tools/call' && !asTask) outParams = withoutTaskParam(outParams);
     const tool = request.method === 'tools/call' && typeof request.params?.name === 'string' && typeof params.name === 'string'
-      ? { host: request.params.name, upstream: params.name }
+      ? { host: request.params.name, upstream: params.name, ...(isObject(params.arguments) ? { arguments: params.arguments } : {}) }
       : undefined;
     const envelope = session.era === 'modern' ? this.envelopeFor(session.spec.name) : undefined;
     // A 2026-07-28 upstream over HTTP gets the arguments its tool marks x-mcp-header as Mcp-Param-* headers too.
@@ -376,4 +402,26 @@ export class CallRouter<H extends RoutedOwner> {
 function checkCallArguments(method: 'tools/call' | 'prompts/get', params: JsonObject): void {
   const problem = callArgumentsProblem(method, params);
   if (problem !== undefined) throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${problem}`);
+}
+
+/** What a host request names for the access policy: a tool or prompt by name, a resource by URI (completion: its ref). */
+function accessTargetOf(method: string, params: JsonObject): AccessTarget | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const named = (kind: AccessTarget['kind'], name: string | undefined) => (name === undefined ? undefined : { kind, name });
+  switch (method) {
+    case 'tools/call':
+      return named('tool', text(params.name));
+    case 'prompts/get':
+      return named('prompt', text(params.name));
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return named('resource', text(params.uri));
+    case 'completion/complete': {
+      const ref = isObject(params.ref) ? params.ref : {};
+      return ref.type === 'ref/prompt' ? named('prompt', text(ref.name)) : named('resource', text(ref.uri));
+    }
+    default:
+      return undefined;
+  }
 }

@@ -6,7 +6,7 @@
 
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
-import type { JsonRpcId } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 
 /** What the registry needs of a host session: its id (the key), and whether it is closed. */
 export interface CallHost {
@@ -21,6 +21,8 @@ export type CallKind = 'forwarded' | 'composite';
 export interface CallTool {
   host: string;
   upstream: string;
+  /** The arguments as the host sent them (redacted before anyone is shown them: protocol/redact-arguments.ts). */
+  arguments?: JsonObject;
 }
 
 /** One host call in flight. */

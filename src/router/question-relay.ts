@@ -4,6 +4,8 @@
  * the desk gives it. The desk owns every question from then on; this session's part of it is its seat.
  */
 
+import { argumentsAtRest } from '../protocol/redact-arguments.js';
+import type { CallTool } from './calls.js';
 import type { QuestionMethod } from '../questions/question.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
@@ -36,7 +38,11 @@ export interface RelayEnv {
   /** Records a URL-mode elicitation relayed to this host, so its completion finds it. */
   registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void;
   /** The tool a forwarded call is about (for the route policy and the record), when `callId` names one. */
-  toolOf(upstream: QuestionAsker, callId: number | undefined): { host: string; upstream: string } | undefined;
+  toolOf(upstream: QuestionAsker, callId: number | undefined): CallTool | undefined;
+  /** Who the host is, as an operator is shown it: its verified principal (described) and its clientInfo name. */
+  asker(): { principal?: string; clientName?: string };
+  /** The input schema of a tool as last listed to this host (what marks its secret arguments). */
+  toolSchema(hostTool: string): JsonObject | undefined;
 }
 
 type Relayable = Extract<QuestionPlan, { kind: 'relay' }>;
@@ -146,6 +152,8 @@ export class QuestionRelay {
         upstream: upstream.spec.name,
         ...(tool ? { tool: tool.host } : route.tool ? { tool: route.tool } : {}),
         hostSessionId: this.#host.id,
+        ...this.#env.asker(),
+        ...argumentsOf(tool, (name) => this.#env.toolSchema(name)),
         hostRevision: profile.protocolVersion,
         ...(upstream.protocolVersion === undefined ? {} : { upstreamRevision: upstream.protocolVersion }),
       },
@@ -225,4 +233,10 @@ export class QuestionRelay {
   settleCall(upstream: QuestionAsker, callId: number): void {
     this.#desk.settleWhere(this.#seat, (question) => question.asker === upstream && question.callId === callId, { kind: 'call-cancelled' });
   }
+}
+
+/** The call's arguments as an operator may see them (redacted), when the tool of the call is known with them. */
+function argumentsOf(tool: { host: string; upstream: string } | CallTool | undefined, schemaOf: (hostTool: string) => JsonObject | undefined): { arguments?: JsonObject } {
+  if (tool === undefined || !('arguments' in tool) || tool.arguments === undefined) return {};
+  return { arguments: argumentsAtRest(tool.arguments, schemaOf(tool.host)) };
 }

@@ -4,6 +4,7 @@
  * host itself is reached only through its HostPort (ports/host-port.ts), which each host adapter implements.
  */
 
+import { ANONYMOUS_ISSUER, describePrincipal } from '../access/principal.js';
 import type { NamingStrategy } from '../config/types.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { notification } from '../protocol/jsonrpc.js';
@@ -88,6 +89,8 @@ export class RoutedSession {
       questions: env.questions,
       registerUrlElicitation: (upstreamKey, elicitationId, relatedRequestId) => env.urlElicitations.register(upstreamKey, elicitationId, this, relatedRequestId),
       toolOf: (upstream, callId) => env.calls.find(upstream, callId, this)?.tool,
+      asker: () => askerOf(this.profile),
+      toolSchema: (hostTool) => this.#router.knownToolSchema(hostTool),
     });
     this.#router = new CallRouter<RoutedSession>(
       {
@@ -152,7 +155,7 @@ export class RoutedSession {
   /** One page of a merged list, as this host is shown it. */
   async list(kind: ListKind, params: JsonObject): Promise<JsonObject> {
     const listed = await this.catalog().list(kind);
-    const items = kind === 'tools' ? await this.#router.hostTools(listed) : listed;
+    const items = this.#router.allowedItems(kind, kind === 'tools' ? await this.#router.hostTools(listed) : listed);
     const page = paginate(items, params.cursor, this.#env.pageSize);
     const result: JsonObject = { [kind]: page.items };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
@@ -176,6 +179,7 @@ export class RoutedSession {
 
   /** resources/subscribe or resources/unsubscribe, to the upstream of the URI; updates of it reach the host from then on. */
   async subscribe(request: JsonRpcRequest): Promise<JsonObject | undefined> {
+    this.#router.checkAccess(request.method, request.params ?? {});
     const route = await this.catalog().routeResource(request.params?.uri);
     const result = await this.#router.call(request, route, 'uri');
     if (request.method === 'resources/subscribe') this.#subscriptions.add(route.name);
@@ -277,4 +281,14 @@ export class RoutedSession {
     await Promise.all(this.#links.map((link) => (link.spec.sharing === 'per-session' ? link.close() : Promise.resolve())));
     this.#env.onClosed(this);
   }
+}
+
+/** Who a host is, as an operator is shown it on its questions: its verified principal (not the anonymous one), its client name. */
+function askerOf(profile: HostInit | undefined): { principal?: string; clientName?: string } {
+  const principal = profile?.principal;
+  const name = profile?.clientInfo.name;
+  return {
+    ...(principal && principal.issuer !== ANONYMOUS_ISSUER ? { principal: describePrincipal(principal) } : {}),
+    ...(typeof name === 'string' && name !== '' ? { clientName: name } : {}),
+  };
 }

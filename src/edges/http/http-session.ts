@@ -8,6 +8,8 @@ import { RpcCode } from '../../protocol/errors.js';
 import { errorResponse as jsonRpcError } from '../../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { DEFAULT_HEADER_REVISION, LEGACY_REVISIONS } from '../../protocol/revisions.js';
+import type { Principal } from '../../access/principal.js';
+import { SessionOwner } from './host-identity.js';
 import { IdleClock } from './idle-clock.js';
 import { SessionTransport } from './session-transport.js';
 import type { InboundMessage } from './session-transport.js';
@@ -27,9 +29,13 @@ export interface HttpSessionOptions {
   onUsed?(): void;
   /** Makes the session's id (default: a random UUID; on a cluster, one that names this instance). */
   newId?(): string;
+  /** Who opened it, when hosts authenticate: only they may use it. */
+  principal?: Principal;
 }
 
 export class HttpSession {
+  /** Who opened it; a request of another principal is refused as if the session did not exist. */
+  readonly owner: SessionOwner;
   readonly transport: SessionTransport;
   readonly host: HostSession;
   readonly #options: HttpSessionOptions;
@@ -40,6 +46,7 @@ export class HttpSession {
   /** Opens the gateway host session; throws what `gateway.openSession` throws. */
   constructor(options: HttpSessionOptions) {
     this.#options = options;
+    this.owner = new SessionOwner(options.principal);
     this.#idle = new IdleClock({
       timeoutMs: options.idleTimeoutMs,
       busy: () => this.busy,
@@ -62,6 +69,7 @@ export class HttpSession {
       canReachOutsideCalls: () => this.hasStandaloneStream,
       onSessionClosed: () => void this.close('closed by the gateway', { closeHost: false }),
       transport: 'streamable-http',
+      ...(options.principal ? { principal: options.principal } : {}),
     };
     this.host = options.gateway.openSession(channel);
   }

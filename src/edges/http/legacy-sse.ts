@@ -16,6 +16,8 @@ import { refusedAnswer } from './answer-check.js';
 import type { JsonBodyLimits } from './read-json.js';
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, isJsonContentType } from './request-guards.js';
+import type { IdentityRefusal } from './host-identity.js';
+import { identityOf, SessionOwner } from './host-identity.js';
 import { IdleClock } from './idle-clock.js';
 import { sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
@@ -36,6 +38,8 @@ interface LegacySession {
   idle: IdleClock;
   /** Ids of host requests still waiting for their response. */
   inFlight: Set<JsonRpcId>;
+  /** Who opened it, when hosts authenticate: only they may post to it. */
+  owner: SessionOwner;
 }
 
 export interface LegacySseSettings extends JsonBodyLimits {
@@ -46,6 +50,8 @@ export interface LegacySseSettings extends JsonBodyLimits {
   limits: SessionLimits;
   /** Makes a session's id (default: a random UUID; on a cluster, one that names this instance). */
   newSessionId?: () => string;
+  /** A request refused for who sent it (another principal's session): for the metrics. */
+  refused?: (why: IdentityRefusal) => void;
 }
 
 export interface LegacySseEndpoint {
@@ -92,17 +98,19 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
         connection.write(sseJsonEvent(message));
       };
       let host: HostSession;
+      const principal = identityOf(req);
       try {
         host = gateway.openSession({
           send: (message) => write(message),
           onSessionClosed: () => end(id, 'closed by the gateway', false),
           transport: 'sse',
+          ...(principal ? { principal } : {}),
         });
       } catch (error) {
         slot.release();
         throw error;
       }
-      sessions.set(id, { connection, host, slot, idle, inFlight });
+      sessions.set(id, { connection, host, slot, idle, inFlight, owner: new SessionOwner(principal) });
       idle.touch();
       connection.write(sseEvent({ event: 'endpoint', data: `${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}` }));
       settings.logger.log('info', 'legacy SSE host session opened', { session: id, hostSession: host.id });
@@ -116,7 +124,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       const id = new URL(req.url).searchParams.get('sessionId');
       if (!id) return errorResponse('SESSION_ID_REQUIRED', 'Bad Request: the sessionId query parameter is required');
       const session = sessions.get(id);
-      if (!session) return errorResponse('SESSION_NOT_FOUND', 'Session not found');
+      if (!session || !session.owner.admits(req, id, settings.logger, settings.refused)) return errorResponse('SESSION_NOT_FOUND', 'Session not found');
       if (!isJsonContentType(req.headers.get('content-type'))) {
         return errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: Content-Type must be application/json');
       }

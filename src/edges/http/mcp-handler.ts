@@ -20,6 +20,10 @@ import type { InboundMessage } from './session-transport.js';
 import { createLegacySseEndpoint, LEGACY_MESSAGES_PATH, LEGACY_SSE_PATH } from './legacy-sse.js';
 import { jsonBodyErrorResponse, readJsonBody } from './read-json.js';
 import { acceptsEventStream, acceptsPostResponses, hostGuard, isAllowedOrigin, isJsonContentType } from './request-guards.js';
+import type { Principal } from '../../access/principal.js';
+import type { HostAuth, IdentityRefusal } from './host-identity.js';
+import { admitHost, identityOf } from './host-identity.js';
+import { RESOURCE_METADATA_PATHS, resourceMetadataResponse } from './resource-metadata-route.js';
 import { sessionCapKey } from './modern-principal.js';
 import { pathOf } from './request-path.js';
 import { CLUSTER_HEADER } from './cluster-link.js';
@@ -32,6 +36,8 @@ export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
 /** The paths this edge serves itself; the rest belong to `extraRoutes`. */
 const MCP_PATHS: ReadonlySet<string> = new Set([MCP_PATH, HEALTH_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
+/** The paths where hosts authenticate (`auth.hosts`). */
+const HOST_PATHS: ReadonlySet<string> = new Set([MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
 /** The paths that answer 503 once the edge is closing (`/healthz` still answers). */
 const CLOSED_WHEN_CLOSING: ReadonlySet<string> = new Set([MCP_PATH, LEGACY_SSE_PATH, LEGACY_MESSAGES_PATH]);
 const methodNotAllowed = (allow: string): Response => errorResponse('METHOD_NOT_ALLOWED', 'Method Not Allowed', { headers: { allow } });
@@ -47,18 +53,16 @@ export interface ExtraRoutes {
 export type McpHttpHandlerSettings = HttpSettings & {
   logger: Logger;
   extraRoutes?: ExtraRoutes[];
-  /**
-   * Whether an `Authorization` header carries the operator token: only then does `/healthz` show each upstream
-   * (its errors, versions, instructions). Without it (or without this check) `/healthz` says only `ready`.
-   */
+  /** Whether an `Authorization` header is an operator's: only then does `/healthz` show each upstream (else only `ready`). */
   isOperator?: (authorization: string | null) => boolean;
   /** What `/healthz` adds for an operator besides the upstreams (the store, the gateway instances sharing it). */
   healthDetails?: () => Promise<Record<string, unknown>>;
-  /**
-   * The cluster link (design 013): session ids name this instance, a request for another instance's session or parked
-   * call is forwarded there, and a request forwarded here is admitted once its signature verifies.
-   */
+  /** The cluster link (design 013): a request for another instance's session or parked call is forwarded there. */
   cluster?: ClusterLink;
+  /** How hosts authenticate (`auth.hosts`): every request to /mcp, /sse and /messages is checked first. Absent: nobody does. */
+  hostAuth?: HostAuth;
+  /** A host request refused for who sent it (metrics). */
+  refused?: (why: IdentityRefusal) => void;
 };
 
 export interface McpHttpHandler {
@@ -92,6 +96,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     idleTimeoutMs: settings.sessionIdleTimeoutMs,
     limits,
     ...(cluster ? { newSessionId: () => cluster.newSessionId() } : {}),
+    ...(settings.refused ? { refused: settings.refused } : {}),
   });
   const routing = new ClusterRouting(cluster);
   let closing = false;
@@ -100,7 +105,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   const isAllowedHost = hostGuard(settings.allowedHosts);
 
   /** A new session of `principal`, once the session caps have room for it; undefined when they have none. */
-  function openSession(principal: string): HttpSession | undefined {
+  function openSession(principal: string, identity: Principal | undefined): HttpSession | undefined {
     const holder: { session?: HttpSession } = {};
     const slot = limits.admit({
       kind: 'streamable-http',
@@ -116,6 +121,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         idleTimeoutMs: settings.sessionIdleTimeoutMs,
         onUsed: () => slot.touch(),
         ...(cluster ? { newId: () => cluster.newSessionId() } : {}),
+        ...(identity ? { principal: identity } : {}),
         onInitialized: (session) => {
           if (session.id !== undefined) sessions.set(session.id, session);
           logger.log('info', 'host session opened', { session: session.id, hostSession: session.host.id });
@@ -132,13 +138,13 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     return holder.session;
   }
 
-  function guardHostAndOrigin(req: Request): Response | undefined {
+  function guardHostAndOrigin(req: Request, anyOrigin = false): Response | undefined {
     const host = req.headers.get('host') ?? new URL(req.url).host;
     if (!isAllowedHost(host)) {
       return errorResponse('FORBIDDEN_HOST', `Forbidden: Host ${JSON.stringify(host)} is not allowed`);
     }
     const origin = req.headers.get('origin');
-    if (origin !== null && !isAllowedOrigin(origin, settings.allowedOrigins)) {
+    if (origin !== null && !anyOrigin && !isAllowedOrigin(origin, settings.allowedOrigins)) {
       return errorResponse('FORBIDDEN_ORIGIN', `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
     }
     return undefined;
@@ -154,7 +160,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
       return { ok: false, response: errorResponse('SESSION_ID_REQUIRED', 'Bad Request: Mcp-Session-Id header is required', { id }) };
     }
     const session = sessions.get(sessionId);
-    if (session === undefined || session.closed) {
+    if (session === undefined || session.closed || !session.owner.admits(req, sessionId, logger, settings.refused)) {
       return { ok: false, response: errorResponse('SESSION_NOT_FOUND', 'Session not found', { id }) };
     }
     // Draining on a cluster, a session is handed off once it has no request in flight: closed, so that the host's next
@@ -255,7 +261,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   function initialize(req: Request, request: JsonRpcRequest): Response {
     let session: HttpSession | undefined;
     try {
-      session = openSession(sessionCapKey(req));
+      session = openSession(sessionCapKey(req), identityOf(req));
     } catch (error) {
       logger.log('warn', 'the gateway refused a host session', { error: error instanceof Error ? error.message : String(error) });
       return errorResponse('UNAVAILABLE', 'Service Unavailable: no new sessions', { id: request.id });
@@ -308,22 +314,30 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
 
   /** The edge's paths as one Hono app, routed on the path as sent; every path it does not name goes to `extraRoutes`. */
   const app = new Hono({ getPath: pathOf });
+  const metadata = settings.hostAuth?.enabled === true ? settings.hostAuth.metadata() : undefined;
+  const metadataPaths: ReadonlySet<string> = new Set(metadata === undefined ? [] : RESOURCE_METADATA_PATHS);
   const extra = settings.extraRoutes ?? [];
   const notFound = (path: string) => errorResponse('NOT_FOUND', `Not Found: ${path}`);
   // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path); then, once the
   // edge is closing, its own sessionful paths answer 503. One middleware for both: Hono composes it on every request.
   app.use('*', async (c, next) => {
     const path = c.req.path; // what getPath returned for this request: no second parse
-    if (!MCP_PATHS.has(path) && extra.length === 0) return notFound(path);
-    // A forwarded request passed these checks on the instance the host reached.
-    const forbidden = isForwarded(c.req.raw) ? undefined : guardHostAndOrigin(c.req.raw);
+    if (!MCP_PATHS.has(path) && !metadataPaths.has(path) && extra.length === 0) return notFound(path);
+    // A forwarded request passed these checks on the instance the host reached. The metadata is public: any Origin may read it.
+    const forbidden = isForwarded(c.req.raw) ? undefined : guardHostAndOrigin(c.req.raw, metadataPaths.has(path));
     if (forbidden !== undefined) return forbidden;
     if (closing && CLOSED_WHEN_CLOSING.has(path)) return errorResponse('UNAVAILABLE', 'Service Unavailable: shutting down');
+    // Hosts authenticate before anything else is read, here or on the instance a request is forwarded to.
+    if (HOST_PATHS.has(path)) {
+      const refused = await admitHost(settings.hostAuth, c.req.raw, settings.refused);
+      if (refused !== undefined) return refused;
+    }
     await next();
     return undefined;
   });
   // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
   app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
+  for (const path of metadataPaths) app.all(path, (c) => resourceMetadataResponse(c.req.method, metadata));
   app.all(LEGACY_SSE_PATH, (c) => (c.req.method !== 'GET' ? methodNotAllowed('GET') : draining ? drainingResponse(null) : legacy.open(c.req.raw)));
   app.all(LEGACY_MESSAGES_PATH, (c) => {
     if (c.req.method !== 'POST') return methodNotAllowed('POST');

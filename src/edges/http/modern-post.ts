@@ -12,6 +12,7 @@ import { checkModernRequest } from '../../protocol/modern-request-check.js';
 import { modernHttpStatus } from '../../protocol/modern-errors.js';
 import type { JsonRpcErrorObject } from '../../protocol/jsonrpc.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../../ports/session-limits.js';
+import { identityOf } from './host-identity.js';
 import { principalOf, sessionCapKey } from './modern-principal.js';
 import { SseConnection } from './sse-connection.js';
 import { sseJsonEvent } from './sse-frame.js';
@@ -55,7 +56,15 @@ export function serveModernPost(gateway: GatewayHandle, req: Request, body: unkn
   const request = classified.message;
   const checked = checkModernRequest(request, req.headers);
   if (!checked.ok) return modernErrorResponse(request.id, checked.error);
-  const context = { principal: principalOf(req, checked.envelope), sessionCapKey: sessionCapKey(req), envelope: checked.envelope, transport: 'streamable-http' as const, headers: req.headers };
+  const identity = identityOf(req);
+  const context = {
+    principal: principalOf(req, checked.envelope),
+    ...(identity ? { identity } : {}),
+    sessionCapKey: sessionCapKey(req),
+    envelope: checked.envelope,
+    transport: 'streamable-http' as const,
+    headers: req.headers,
+  };
 
   return new Promise<Response>((resolve) => {
     let stream: SseConnection | undefined;

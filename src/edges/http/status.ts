@@ -58,6 +58,14 @@ export const HTTP_ERROR_TABLE = {
   METHOD_NOT_ALLOWED: { status: 405, rpcCode: RpcCode.InvalidRequest },
   /** A request carrying a cluster signature that does not verify (design 013): never served, whatever it asks. */
   CLUSTER_UNAUTHORIZED: { status: 401, rpcCode: RpcCode.InvalidRequest },
+  /** A host request without valid credentials when hosts authenticate (`auth.hosts`): with `WWW-Authenticate` naming the resource metadata. */
+  HOST_UNAUTHORIZED: { status: 401, rpcCode: RpcCode.InvalidRequest },
+  /** A malformed `Authorization` header (not one `Bearer <token>`), RFC 6750 invalid_request. */
+  HOST_AUTH_MALFORMED: { status: 400, rpcCode: RpcCode.InvalidRequest },
+  /** A valid token without the scopes `auth.hosts.scopes` requires (RFC 6750 insufficient_scope: step up). */
+  INSUFFICIENT_SCOPE: { status: 403, rpcCode: RpcCode.InvalidRequest },
+  /** The token's issuer (its keys, its introspection endpoint) cannot be reached now: retry, do not re-authenticate. */
+  AUTH_UNAVAILABLE: { status: 503, rpcCode: RpcCode.InternalError },
   /** The edge is shutting down, the gateway refused a new session, or the instance owning a session cannot be reached now. */
   UNAVAILABLE: { status: 503, rpcCode: RpcCode.InternalError },
   /** A bug on our side. */

@@ -155,6 +155,7 @@ export class GatewayHostSession implements HostSession {
       capabilities: isObject(params.capabilities) ? params.capabilities : {},
       // Only the schema's fields, bounded: the host's object as sent never reaches an upstream.
       clientInfo: boundedClientInfo(params.clientInfo),
+      ...(this.#channel.principal ? { principal: this.#channel.principal } : {}),
     };
     this.#takesTasks = hostTakesTasks(init.capabilities, protocolVersion);
     this.routed.open(init);

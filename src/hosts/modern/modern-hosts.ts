@@ -4,6 +4,7 @@
  * wrapped upstream state; the sessions and the listen streams are held by principal-pool.ts and listen-streams.ts.
  */
 
+import { describePrincipal } from '../../access/principal.js';
 import { CountingIds, systemClock } from '../../core/clock.js';
 import { MAX_HANDLE_TTL_MS, openHandle, sealHandle } from '../../bridge/request-state.js';
 import { useUp } from '../../bridge/redeem-handle.js';
@@ -55,6 +56,8 @@ export interface ModernHostsOptions {
   roundDeadlineMs(upstream: string, tool: string | undefined): number;
   /** A principal's session with no call and no listen stream for this long is closed (with its upstream sessions); 0 = never. */
   idleTimeoutMs: number;
+  /** A retry carried another principal's handle (for the metrics). */
+  onForeignHandle?: () => void;
   logger: Logger;
   /** How long a round waits after a legacy upstream's question for more of its burst (default 25 ms); other rounds are offered at the end of the event loop's turn. */
   settleMs?: number;
@@ -168,6 +171,16 @@ export class ModernHosts {
     return call;
   }
 
+  /** A retry carried another principal's handle: audited (a warn line) and counted, then refused like any bad handle. */
+  #foreignHandle(context: ModernRequestContext, method: string): void {
+    this.#options.logger.log('warn', 'a request carried another principal\'s requestState', {
+      audit: 'foreign-handle',
+      principal: context.identity ? describePrincipal(context.identity) : context.principal,
+      method,
+    });
+    this.#options.onForeignHandle?.();
+  }
+
   /**
    * A retry with a requestState, its handle opened once. A wrapped handle gives the upstream its own state back;
    * a parked one continues the parked call with the answers, once each is checked like any host's answer and the
@@ -178,7 +191,10 @@ export class ModernHosts {
     const original = originalParams(params);
     // The upstream a handle names is not routed again for a parked call (the call is on it); a wrapped one's is.
     const opened = openHandle(state, this.#options.keys, { principal: context.principal, upstream: undefined, method, params: original }, this.#now());
-    if (!opened.ok) return this.#refuse(exchange, requestStateError(opened.reason));
+    if (!opened.ok) {
+      if (opened.reason === 'wrong-principal') this.#foreignHandle(context, method);
+      return this.#refuse(exchange, requestStateError(opened.reason));
+    }
     if (opened.payload.kind === 'wrapped') {
       const { upstream } = await session.routed.upstreamOf(method, original);
       if (upstream !== opened.payload.upstream) return this.#refuse(exchange, requestStateError('wrong-upstream'));

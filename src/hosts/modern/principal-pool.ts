@@ -109,6 +109,7 @@ export class PrincipalPool {
     const session: PrincipalSession = new PrincipalSession({
       key,
       principal: context.principal,
+      ...(context.identity ? { identity: context.identity } : {}),
       envelope: context.envelope,
       open: (port) =>
         this.#options.openSession(port, context.transport, () => {

@@ -4,6 +4,7 @@
  * streams; reused across the principal's requests, so upstream sessions are pooled per principal (design 009).
  */
 
+import type { Principal } from '../../access/principal.js';
 import type { IdSource } from '../../core/clock.js';
 import { createHash } from 'node:crypto';
 
@@ -26,7 +27,9 @@ import type { ModernCall } from './modern-call.js';
 /** The key of the session a request is served by: who sent it and everything its envelope fixes for an upstream session. */
 export function principalKey(context: ModernRequestContext): string {
   const { envelope } = context;
-  const material = canonicalJson([context.principal, envelope.clientCapabilities, envelope.clientInfo ?? null, envelope.logLevel ?? null]);
+  // Groups and scopes are part of the key: a token that grants other ones is served by a session that decides by them.
+  const grants = context.identity ? [[...context.identity.groups].sort(), [...context.identity.scopes].sort()] : null;
+  const material = canonicalJson([context.principal, grants, envelope.clientCapabilities, envelope.clientInfo ?? null, envelope.logLevel ?? null]);
   return createHash('sha256').update(material).digest('base64url');
 }
 
@@ -40,6 +43,8 @@ const ROUTED = new Set(['tools/call', 'prompts/get', 'resources/read', 'completi
 export interface PrincipalSessionOptions {
   key: string;
   principal: string;
+  /** The verified identity behind `principal`, when hosts authenticate. */
+  identity?: Principal;
   envelope: RequestEnvelope;
   /** Opens the routed session behind this one, reached through `port` (the gateway counts and registers it). */
   open(port: HostPort): RoutedSession;
@@ -80,6 +85,7 @@ export class PrincipalSession implements HostPort {
         protocolVersion: LATEST_LEGACY_REVISION,
         capabilities: envelope.clientCapabilities,
         clientInfo: envelope.clientInfo ? { ...envelope.clientInfo } : { name: 'unknown-host', version: '0' },
+        ...(options.identity ? { principal: options.identity } : {}),
       },
       envelope.logLevel,
     );
