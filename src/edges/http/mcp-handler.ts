@@ -314,8 +314,8 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
 
   /** The edge's paths as one Hono app, routed on the path as sent; every path it does not name goes to `extraRoutes`. */
   const app = new Hono({ getPath: pathOf });
-  const metadata = settings.hostAuth?.enabled === true ? settings.hostAuth.metadata() : undefined;
-  const metadataPaths: ReadonlySet<string> = new Set(metadata === undefined ? [] : RESOURCE_METADATA_PATHS);
+  const hostAuth = settings.hostAuth;
+  const metadataPaths: ReadonlySet<string> = new Set(hostAuth?.enabled === true ? RESOURCE_METADATA_PATHS : []);
   const extra = settings.extraRoutes ?? [];
   const notFound = (path: string) => errorResponse('NOT_FOUND', `Not Found: ${path}`);
   // Host and Origin are checked first, unless the path is nobody's (no extra routes, not an MCP path); then, once the
@@ -337,7 +337,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   });
   // Hono would answer HEAD with the GET route; c.req.method is the method sent, so HEAD is refused below like any other.
   app.all(HEALTH_PATH, (c) => handleHealth(c.req.raw));
-  for (const path of metadataPaths) app.all(path, (c) => resourceMetadataResponse(c.req.method, metadata));
+  for (const path of metadataPaths) app.all(path, (c) => resourceMetadataResponse(c.req.method, hostAuth?.metadata()));
   app.all(LEGACY_SSE_PATH, (c) => (c.req.method !== 'GET' ? methodNotAllowed('GET') : draining ? drainingResponse(null) : legacy.open(c.req.raw)));
   app.all(LEGACY_MESSAGES_PATH, (c) => {
     if (c.req.method !== 'POST') return methodNotAllowed('POST');
