@@ -17,6 +17,7 @@ import { CONFIG_OPTION, DEFAULT_CONFIG_PATH, HELP_OPTION, parseCommandArgs } fro
 import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
+import { setUpHostAuth } from '../host-auth-setup.js';
 import { describeOperator, setUpOperator } from '../operator-setup.js';
 import type { OperatorSetup } from '../operator-setup.js';
 import { requestStateKeys } from '../request-state-keys.js';
@@ -61,10 +62,21 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization), healthDetails: () => operator.healthDetails(), ...(cluster ? { cluster } : {}) });
+  const hosts = setUpHostAuth(config, address.host, logger);
+  const handler = createMcpHttpHandler(gateway, {
+    ...config.http,
+    logger,
+    extraRoutes: operator.routes,
+    isOperator: (authorization) => operator.isOperator(authorization),
+    healthDetails: () => operator.healthDetails(),
+    ...(cluster ? { cluster } : {}),
+    hostAuth: hosts.auth,
+    refused: (why) => operator.metrics.accessRefused(why),
+  });
   let server;
   try {
     server = await startHttpServer(handler, address, config.http);
+    hosts.listening(server.url);
   } catch (error) {
     await gateway.close();
     cluster?.close();

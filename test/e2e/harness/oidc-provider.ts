@@ -54,6 +54,8 @@ export interface TestClient {
   readonly scope?: string;
   /** Default `jwt`. */
   readonly accessTokenFormat?: 'jwt' | 'opaque';
+  /** This client's access-token lifetime (default: the fixture's): a short one makes expired tokens. */
+  readonly accessTokenTtlSeconds?: number;
 }
 
 export interface OidcFixtureOptions {
@@ -247,7 +249,7 @@ export async function startOidcProvider(options: OidcFixtureOptions): Promise<Oi
               scope: scopes.join(' '),
               audience: resource,
               accessTokenFormat: opaqueFormat(client) ? 'opaque' : 'jwt',
-              accessTokenTTL: ttl,
+              accessTokenTTL: clients.get(client.clientId)?.accessTokenTtlSeconds ?? ttl,
               jwt: { sign: { alg: 'RS256' } },
             };
           },
