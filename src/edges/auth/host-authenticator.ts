@@ -2,6 +2,7 @@
 
 import { ANONYMOUS } from '../../access/principal.js';
 import type { HostAuthSettings } from '../../config/types.js';
+import { systemClock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
 import { createApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { HostAuthenticator } from './host-auth-contract.js';
@@ -17,7 +18,7 @@ export interface HostAuthenticatorOptions {
   logger: Logger;
   /** For discovery, keys and introspection (default: the global fetch). */
   fetch?: typeof fetch;
-  /** Milliseconds since the epoch (default: Date.now): token times, caches, backoff. */
+  /** Milliseconds since the epoch (default: the system clock): token times, caches, backoff. */
   now?: () => number;
   /** How soon after fetching keys an unknown `kid` may fetch them again (default 30 s, jose's). */
   jwksCooldownMs?: number;
@@ -39,7 +40,7 @@ export function createHostAuthenticator(settings: HostAuthSettings, options: Hos
         resourceMetadataUrl: options.resourceMetadataUrl,
         logger: options.logger,
         fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-        now: options.now ?? Date.now,
+        now: options.now ?? systemClock.now,
         ...(options.jwksCooldownMs === undefined ? {} : { jwksCooldownMs: options.jwksCooldownMs }),
       });
     case 'apiKeys':

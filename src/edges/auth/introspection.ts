@@ -23,6 +23,8 @@ export interface IntrospectionOptions {
   clockToleranceMs: number;
   fetch: typeof fetch;
   now: () => number;
+  /** The most answers kept (default INTROSPECTION_CACHE_SIZE). */
+  cacheSize?: number;
 }
 
 /** `application/x-www-form-urlencoded` of one value (RFC 6749 §2.3.1 encodes the client's id and secret this way before Basic). */
@@ -47,6 +49,7 @@ function checkAnswer(answer: Record<string, unknown>, options: IntrospectionOpti
 export function createIntrospector(options: IntrospectionOptions): (token: string) => Promise<TokenCheck> {
   const authorization = `Basic ${Buffer.from(`${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`).toString('base64')}`;
   const cache = new Map<string, { claims: Record<string, unknown>; until: number }>();
+  const cacheSize = options.cacheSize ?? INTROSPECTION_CACHE_SIZE;
 
   const ask = async (token: string): Promise<TokenCheck> => {
     let endpoint: string;
@@ -98,10 +101,10 @@ export function createIntrospector(options: IntrospectionOptions): (token: strin
       const exp = result.claims['exp'];
       const until = Math.min(now + INTROSPECTION_CACHE_MS, typeof exp === 'number' ? exp * 1000 : Infinity);
       if (until > now) {
-        if (cache.size >= INTROSPECTION_CACHE_SIZE) {
+        if (cache.size >= cacheSize) {
           for (const [entry, value] of cache) if (value.until <= now) cache.delete(entry);
           const oldest = cache.keys().next();
-          if (cache.size >= INTROSPECTION_CACHE_SIZE && oldest.done !== true) cache.delete(oldest.value);
+          if (cache.size >= cacheSize && oldest.done !== true) cache.delete(oldest.value);
         }
         cache.set(key, { claims: result.claims, until });
       }
