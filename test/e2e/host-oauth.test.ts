@@ -124,8 +124,8 @@ async function sdkHostSignedIn(url: string, fixture: OidcFixture, subject: strin
   const first = new Client({ name: `sdk-${era}`, version: '1' }, options);
   const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth });
   await assert.rejects(first.connect(transport), UnauthorizedError);
-  const redirect = oauth.redirect;
-  assert.ok(redirect?.searchParams.has('code'), `the provider signed the user in: ${redirect?.href} (asked ${oauth.asked?.href})`);
+  const redirect = oauth.redirect ?? new URL('http://127.0.0.1/oauth/callback?error=not_redirected');
+  assert.ok(redirect.searchParams.has('code'), `the provider signed the user in: ${redirect.href} (asked ${oauth.asked?.href})`);
   await transport.finishAuth(redirect.searchParams.get('code') ?? '', redirect.searchParams.get('iss') ?? undefined);
   await first.close().catch(() => undefined);
   const client = new Client({ name: `sdk-${era}`, version: '1' }, options);

@@ -52,7 +52,7 @@ declare module 'oidc-provider' {
     readonly scopes?: readonly string[];
     readonly conformIdTokenClaims?: boolean;
     readonly pkce?: { readonly required: (ctx: ProviderContext, client: ProviderClient) => boolean };
-    readonly ttl?: Readonly<Record<string, number>>;
+    readonly ttl?: Readonly<Record<string, number | ((ctx: unknown, token: unknown, client: ProviderClient | undefined) => number)>>;
     readonly findAccount?: (ctx: ProviderContext, id: string) => Promise<Account | undefined>;
     readonly extraTokenClaims?: (ctx: ProviderContext, token: ProviderToken) => Promise<Record<string, unknown> | undefined>;
     readonly clientBasedCORS?: (ctx: ProviderContext, origin: string, client: ProviderClient) => boolean;

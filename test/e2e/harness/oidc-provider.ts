@@ -202,6 +202,7 @@ export async function startOidcProvider(options: OidcFixtureOptions): Promise<Oi
     );
     // A token's own client, and the introspection client, may introspect and revoke it.
     const mayManage = (client: ProviderClient, token: ProviderToken): boolean => client.clientId === introspectionClient.clientId || client.clientId === token.clientId;
+    const lifetime = (client: ProviderClient | undefined): number => (client && clients.get(client.clientId)?.accessTokenTtlSeconds) ?? ttl;
     const opaqueFormat = (client: ProviderClient): boolean => clients.get(client.clientId)?.accessTokenFormat === 'opaque';
 
     const configuration: Configuration = {
@@ -214,7 +215,7 @@ export async function startOidcProvider(options: OidcFixtureOptions): Promise<Oi
       // The scope-requested claims (name, email, groups) go into the ID token too, not only to userinfo.
       conformIdTokenClaims: false,
       pkce: { required: () => true },
-      ttl: { AccessToken: ttl, ClientCredentials: ttl, AuthorizationCode: 60, IdToken: 3_600, RefreshToken: 86_400, Interaction: 600, Session: 3_600, Grant: 86_400 },
+      ttl: { AccessToken: (_ctx, _token, client) => lifetime(client), ClientCredentials: (_ctx, _token, client) => lifetime(client), AuthorizationCode: 60, IdToken: 3_600, RefreshToken: 86_400, Interaction: 600, Session: 3_600, Grant: 86_400 },
       async findAccount(_ctx, id) {
         const user = users.get(id);
         if (!user) return undefined;
@@ -249,7 +250,7 @@ export async function startOidcProvider(options: OidcFixtureOptions): Promise<Oi
               scope: scopes.join(' '),
               audience: resource,
               accessTokenFormat: opaqueFormat(client) ? 'opaque' : 'jwt',
-              accessTokenTTL: clients.get(client.clientId)?.accessTokenTtlSeconds ?? ttl,
+              accessTokenTTL: lifetime(client),
               jwt: { sign: { alg: 'RS256' } },
             };
           },
