@@ -80,8 +80,10 @@ describe('parseConfigText: values', () => {
       },
       pageSize: 100,
       retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
-      questions: { route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
+      questions: { approvers: {}, route: 'host-then-operator', timeoutMs: 300_000, sampling: 'host', consent: 'host' },
       console: { enabled: true },
+      auth: { hosts: { kind: 'none' }, operators: { token: 'everywhere' } },
+      policy: { default: 'allow', rules: [], answerers: [] },
       store: { kind: 'sqlite', path: '/cfg/data/switchboard.db' },
       cluster: { deadAfterMs: 15_000, drainTimeoutMs: 10_000 },
       requestState: {},
@@ -104,7 +106,7 @@ describe('parseConfigText: values', () => {
       '/cfg/sb.yaml',
       { env: { OPERATOR_TOKEN: 'a-long-operator-token' } },
     );
-    assert.deepEqual(config.questions, { route: 'both', timeoutMs: 120_000, sampling: 'host', consent: 'host' });
+    assert.deepEqual(config.questions, { approvers: {}, route: 'both', timeoutMs: 120_000, sampling: 'host', consent: 'host' });
     assert.deepEqual(config.console, { enabled: true, token: 'a-long-operator-token' });
     assert.deepEqual(config.store, { kind: 'memory' });
     assert.deepEqual(config.upstreams[0]?.questions, { route: 'host', tools: { restart_service: { route: 'operator', timeoutMs: 30_000 } } });

@@ -7,6 +7,7 @@ import { describePrincipal } from '../access/principal.js';
 import type { Logger } from '../core/log.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
 import type { ListKind } from '../upstream/list-all.js';
 
 /** Who was refused what, for the audit (the log) and the metrics. */
@@ -46,6 +47,13 @@ export class AccessGate {
     return items.filter((item) => typeof item[field] === 'string' && decideAccess(this.#policy, principal, { kind: targetKind, name: item[field] }).allowed);
   }
 
+  /** check() for what a host request names (tools/call, prompts/get, resources/read and subscribe, completion/complete); other methods pass. */
+  checkRequest(principal: Principal, method: string, params: JsonObject, hostSessionId: string): void {
+    if (!this.restricts) return;
+    const target = accessTargetOf(method, params);
+    if (target) this.check(principal, target, hostSessionId);
+  }
+
   /** Throws GW_ERR_FORBIDDEN (-32603) when the principal may not use `target`; the refusal is audited first. */
   check(principal: Principal, target: AccessTarget, hostSessionId: string): void {
     if (!this.restricts) return;
@@ -62,5 +70,27 @@ export class AccessGate {
     });
     this.#onRefused?.({ principal, target, reason: decision.reason, hostSessionId });
     throw new GatewayError('GW_ERR_FORBIDDEN', `Forbidden: ${describePrincipal(principal)} may not use ${target.kind} ${target.name}`);
+  }
+}
+
+/** What a host request names for the access policy: a tool or prompt by name, a resource by URI (completion: its ref). */
+export function accessTargetOf(method: string, params: JsonObject): AccessTarget | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const named = (kind: AccessTarget['kind'], name: string | undefined) => (name === undefined ? undefined : { kind, name });
+  switch (method) {
+    case 'tools/call':
+      return named('tool', text(params.name));
+    case 'prompts/get':
+      return named('prompt', text(params.name));
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return named('resource', text(params.uri));
+    case 'completion/complete': {
+      const ref = isObject(params.ref) ? params.ref : {};
+      return ref.type === 'ref/prompt' ? named('prompt', text(ref.name)) : named('resource', text(ref.uri));
+    }
+    default:
+      return undefined;
   }
 }

@@ -5,7 +5,6 @@
  * in the call registry, and an upstream's input_required answered (relayed to a 2026-07-28 host, or carried).
  */
 
-import type { AccessTarget } from '../access/policy.js';
 import { ANONYMOUS } from '../access/principal.js';
 import { callArgumentsProblem } from '../protocol/call-arguments.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
@@ -163,16 +162,7 @@ export class CallRouter<H extends RoutedOwner> {
    * host sent: before the request is routed, so nothing reaches an upstream, and the same for every era.
    */
   checkAccess(method: string, params: JsonObject): void {
-    const gate = this.#env.access;
-    if (!gate?.restricts) return;
-    const target = accessTargetOf(method, params);
-    if (target) gate.check(this.#host.profile()?.principal ?? ANONYMOUS, target, this.#host.owner.id);
-  }
-
-  /** The items of a list this host's principal may use (the access policy). */
-  allowedItems(kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates', items: JsonObject[]): JsonObject[] {
-    const gate = this.#env.access;
-    return gate ? gate.filter(this.#host.profile()?.principal ?? ANONYMOUS, kind, items) : items;
+    this.#env.access?.checkRequest(this.#host.profile()?.principal ?? ANONYMOUS, method, params, this.#host.owner.id);
   }
 
   /** Forwards a host request along its route, the named field (`name` or `uri`) renamed as its upstream knows it. */
@@ -404,24 +394,3 @@ function checkCallArguments(method: 'tools/call' | 'prompts/get', params: JsonOb
   if (problem !== undefined) throw new GatewayError('GW_ERR_INVALID_PARAMS', `Invalid params: ${problem}`);
 }
 
-/** What a host request names for the access policy: a tool or prompt by name, a resource by URI (completion: its ref). */
-function accessTargetOf(method: string, params: JsonObject): AccessTarget | undefined {
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const named = (kind: AccessTarget['kind'], name: string | undefined) => (name === undefined ? undefined : { kind, name });
-  switch (method) {
-    case 'tools/call':
-      return named('tool', text(params.name));
-    case 'prompts/get':
-      return named('prompt', text(params.name));
-    case 'resources/read':
-    case 'resources/subscribe':
-    case 'resources/unsubscribe':
-      return named('resource', text(params.uri));
-    case 'completion/complete': {
-      const ref = isObject(params.ref) ? params.ref : {};
-      return ref.type === 'ref/prompt' ? named('prompt', text(ref.name)) : named('resource', text(ref.uri));
-    }
-    default:
-      return undefined;
-  }
-}

@@ -4,7 +4,7 @@
  * host itself is reached only through its HostPort (ports/host-port.ts), which each host adapter implements.
  */
 
-import { ANONYMOUS_ISSUER, describePrincipal } from '../access/principal.js';
+import { ANONYMOUS, ANONYMOUS_ISSUER, describePrincipal } from '../access/principal.js';
 import type { NamingStrategy } from '../config/types.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import { notification } from '../protocol/jsonrpc.js';
@@ -155,7 +155,9 @@ export class RoutedSession {
   /** One page of a merged list, as this host is shown it. */
   async list(kind: ListKind, params: JsonObject): Promise<JsonObject> {
     const listed = await this.catalog().list(kind);
-    const items = this.#router.allowedItems(kind, kind === 'tools' ? await this.#router.hostTools(listed) : listed);
+    const all = kind === 'tools' ? await this.#router.hostTools(listed) : listed;
+    // What the access policy does not let this host's principal use is not listed to it.
+    const items = this.#env.access ? this.#env.access.filter(this.profile?.principal ?? ANONYMOUS, kind, all) : all;
     const page = paginate(items, params.cursor, this.#env.pageSize);
     const result: JsonObject = { [kind]: page.items };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
