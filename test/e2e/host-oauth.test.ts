@@ -18,7 +18,10 @@ import type { RunningGateway } from './harness/gateway.js';
 import { startGateway } from './harness/gateway.js';
 import type { OidcFixture } from './harness/oidc-provider.js';
 import { startOidcProvider } from './harness/oidc-provider.js';
-import { incidentDeskStdio } from './harness/upstreams.js';
+import type { HttpUpstream } from './harness/upstreams.js';
+import { incidentDeskStdio, startIncidentDeskHttp } from './harness/upstreams.js';
+import type { HeaderRecorder } from './harness/header-recorder.js';
+import { startHeaderRecorder } from './harness/header-recorder.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const USERS = [
@@ -231,5 +234,38 @@ describe('hosts authenticate with OAuth against a real OpenID provider', { timeo
     assert.equal(foreign?.error?.data?.reason, 'GW_ERR_REQUEST_STATE_REJECTED', JSON.stringify(foreign));
     const own = (await modern(gateway.url, ada, 5, 'tools/call', retry)).answer?.result;
     assert.notEqual(own?.isError, true, JSON.stringify(own));
+  });
+});
+
+describe('a host\'s token never reaches an upstream', { timeout: 60_000 }, () => {
+  let fixture: OidcFixture;
+  let desk: HttpUpstream;
+  let recorder: HeaderRecorder;
+  let gateway: RunningGateway;
+
+  before(async () => {
+    fixture = await startOidcProvider({ users: USERS });
+    desk = await startIncidentDeskHttp();
+    recorder = await startHeaderRecorder(desk.url);
+    gateway = await startGateway({ upstreams: { web: { url: recorder.url } }, auth: { hosts: { type: 'oauth', issuer: fixture.issuer } } });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await recorder?.close();
+    await desk?.stop();
+    await fixture?.close();
+  });
+
+  it('sends the upstream none of the host\'s credentials, in either era', async () => {
+    const token = (await fixture.userToken({ subject: 'ada', resource: gateway.url })).accessToken;
+    const host = await legacyHost(gateway.url, token, '2025-11-25');
+    assert.ok((await host.request('tools/list')).answer?.result);
+    assert.ok((await modern(gateway.url, token, 1, 'tools/list')).answer?.result);
+    assert.ok(recorder.requests.length > 0, 'the upstream was reached through the recorder');
+    for (const headers of recorder.requests) {
+      assert.equal(headers.authorization, undefined, 'no Authorization header reached the upstream');
+      assert.ok(!Object.values(headers).some((value) => String(value).includes(token)), 'the token is in no header');
+    }
+    assert.ok(!recorder.bodies.some((body) => body.includes(token)), 'the token is in no body');
   });
 });
