@@ -19,8 +19,10 @@ import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import { sampleValue } from '../observability/testing/sample-value.js';
 import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
+import { QuestionDesk } from '../questions/desk.js';
+import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { createGateway } from './gateway.js';
-import { config, spec } from './testing/gateway-doubles.js';
+import { config, openQuestion, spec } from './testing/gateway-doubles.js';
 
 const ISSUER = 'https://id.example';
 const PEOPLE: Record<string, Principal> = {
@@ -45,17 +47,23 @@ const POLICY: PolicySettings = { default: 'allow', rules: [{ effect: 'deny', gro
 async function setup() {
   const calls: string[] = [];
   const up = fakeUpstreamFactory({
+    ask_first: async (_call, server) => {
+      const answer = await server.ask('elicitation/create', { message: 'Go?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } });
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    },
     restart_service: () => (calls.push('restart_service'), { content: [{ type: 'text', text: 'restarted' }] }),
     status: () => (calls.push('status'), { content: [{ type: 'text', text: 'green' }] }),
   });
   const cfg = { ...config([spec('desk')]), policy: { ...POLICY, answerers: [] } };
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
-  const gateway = createGateway(cfg, { logger: silentLogger, openTransport: () => up.open(), metrics });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
+  const gateway = createGateway(cfg, { logger: silentLogger, openTransport: () => up.open(), metrics, questions: { desk } });
   await gateway.ready;
   const handler = createMcpHttpHandler(gateway, { ...testHttpSettings(cfg.http), hostAuth: tableAuth, refused: (why) => metrics.accessRefused(why) });
   return {
     handle: (req: Request) => handler.handle(req),
+    desk,
     calls,
     refusals: async (reason: string) => sampleValue(await registry.render(), `switchboard_access_refusals_total{reason="${reason}"}`) ?? 0,
     async close() {
@@ -143,7 +151,7 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
     try {
       const bob = await openSession(edge, 'bob');
       const listed = (await rpc(edge, bob, 1, 'tools/list')).result as { tools: { name: string }[] };
-      assert.deepEqual(listed.tools.map((tool) => tool.name), ['status']);
+      assert.deepEqual(listed.tools.map((tool) => tool.name).sort(), ['ask_first', 'status']);
       const refused = (await rpc(edge, bob, 2, 'tools/call', { name: 'restart_service', arguments: {} })).error as { code: number; data: { reason: string } };
       assert.equal(refused.code, -32603);
       assert.equal(refused.data.reason, 'GW_ERR_FORBIDDEN');
@@ -151,7 +159,7 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
       assert.equal(await edge.refusals('policy'), 1);
       const ada = await openSession(edge, 'ada');
       const allowed = (await rpc(edge, ada, 3, 'tools/list')).result as { tools: { name: string }[] };
-      assert.deepEqual(allowed.tools.map((tool) => tool.name).sort(), ['restart_service', 'status']);
+      assert.deepEqual(allowed.tools.map((tool) => tool.name).sort(), ['ask_first', 'restart_service', 'status']);
       assert.ok((await rpc(edge, ada, 4, 'tools/call', { name: 'restart_service', arguments: {} })).result);
       assert.deepEqual(edge.calls, ['restart_service']);
     } finally {
@@ -177,7 +185,7 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
     try {
       assert.equal((await modern(edge, undefined, 1, 'tools/list')).status, 401);
       const listed = (await modernBody(await modern(edge, 'bob', 2, 'tools/list'))).result as { tools: { name: string }[] };
-      assert.deepEqual(listed.tools.map((tool) => tool.name), ['status']);
+      assert.deepEqual(listed.tools.map((tool) => tool.name).sort(), ['ask_first', 'status']);
       const refused = (await modernBody(await modern(edge, 'bob', 3, 'tools/call', { name: 'restart_service', arguments: {} }))).error as { code: number; data: { reason: string } };
       assert.equal(refused.code, -32603);
       assert.equal(refused.data.reason, 'GW_ERR_FORBIDDEN');
@@ -185,6 +193,23 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
       const done = (await modernBody(await modern(edge, 'ada', 4, 'tools/call', { name: 'restart_service', arguments: {} }))).result;
       assert.ok(done);
       assert.deepEqual(edge.calls, ['restart_service']);
+    } finally {
+      await edge.close();
+    }
+  });
+
+  it('shows an operator who asked: the host principal, its client name, the tool and its arguments with secrets redacted', async () => {
+    const edge = await setup();
+    try {
+      const ada = await openSession(edge, 'ada');
+      const call = edge.handle(mcpPost({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask_first', arguments: { service: 'payments-api', apiToken: 's3cret' } } }, ada));
+      const question = await openQuestion(edge.desk);
+      assert.equal(question.origin.principal, 'Ada <ada> (https://id.example)');
+      assert.equal(question.origin.clientName, 'test-host');
+      assert.equal(question.origin.tool, 'ask_first');
+      assert.deepEqual(question.origin.arguments, { service: 'payments-api', apiToken: '[redacted]' });
+      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: 'test', answer: { action: 'decline' } });
+      await (await call).text();
     } finally {
       await edge.close();
     }
