@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import type { Principal } from '../access/principal.js';
 import type { PolicySettings } from '../access/policy.js';
 import { silentLogger } from '../core/log.js';
+import { captureLog } from '../core/testing/capture-log.js';
 import type { HostAuth } from '../edges/http/host-identity.js';
 import { createMcpHttpHandler } from '../edges/http/mcp-handler.js';
 import { BASE, initializeBody, mcpPost, readSse } from '../edges/http/testing/sse.js';
@@ -44,7 +45,7 @@ const tableAuth: HostAuth = {
 
 const POLICY: PolicySettings = { default: 'allow', rules: [{ effect: 'deny', groups: ['dev'], tools: ['*restart_service'] }] };
 
-async function setup() {
+async function setup(logger = silentLogger) {
   const calls: string[] = [];
   const up = fakeUpstreamFactory({
     ask_first: async (_call, server) => {
@@ -57,10 +58,10 @@ async function setup() {
   const cfg = { ...config([spec('desk')]), policy: { ...POLICY, answerers: [] } };
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
-  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger: silentLogger, operatorAvailable: true });
-  const gateway = createGateway(cfg, { logger: silentLogger, openTransport: () => up.open(), metrics, questions: { desk } });
+  const desk = new QuestionDesk({ store: new MemoryQuestionStore(), logger, operatorAvailable: true });
+  const gateway = createGateway(cfg, { logger, openTransport: () => up.open(), metrics, questions: { desk } });
   await gateway.ready;
-  const handler = createMcpHttpHandler(gateway, { ...testHttpSettings(cfg.http), hostAuth: tableAuth, refused: (why) => metrics.accessRefused(why) });
+  const handler = createMcpHttpHandler(gateway, { ...testHttpSettings(cfg.http, logger), hostAuth: tableAuth, refused: (why) => metrics.accessRefused(why) });
   return {
     handle: (req: Request) => handler.handle(req),
     desk,
@@ -208,6 +209,27 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
       assert.equal(question.origin.clientName, 'test-host');
       assert.equal(question.origin.tool, 'ask_first');
       assert.deepEqual(question.origin.arguments, { service: 'payments-api', apiToken: '[redacted]' });
+      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: 'test', answer: { action: 'decline' } });
+      await (await call).text();
+    } finally {
+      await edge.close();
+    }
+  });
+
+  it('refuses a host\'s answer to a question of another principal\'s session, audits it, and leaves the question open', async () => {
+    const log = captureLog();
+    const edge = await setup(log.logger);
+    try {
+      const ada = await openSession(edge, 'ada');
+      const bob = await openSession(edge, 'bob');
+      const call = edge.handle(mcpPost({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask_first', arguments: {} } }, ada));
+      const question = await openQuestion(edge.desk);
+      const hostKey = question.id;
+      const stranger = await edge.handle(mcpPost({ jsonrpc: '2.0', id: hostKey, result: { action: 'accept', content: { go: true } } }, bob));
+      assert.equal(stranger.status, 400);
+      assert.equal((await edge.desk.get(question.id))?.question.state, 'delivered', 'the question is untouched');
+      const audited = log.entries.find((entry) => entry.fields?.audit === 'unknown-answer');
+      assert.equal(audited?.fields?.principal, 'bob (https://id.example)');
       await edge.desk.settle(question.id, { kind: 'operator-answer', operator: 'test', answer: { action: 'decline' } });
       await (await call).text();
     } finally {

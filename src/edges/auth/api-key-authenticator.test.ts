@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { API_KEY_ISSUER } from '../../access/principal.js';
 import { createHostAuthenticator } from './host-authenticator.js';
 import type { HostAuthOutcome } from './host-authenticator.js';
-import { captureLog } from './testing/capture-log.js';
+import { captureLog } from '../../core/testing/capture-log.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

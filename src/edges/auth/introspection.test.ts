@@ -8,7 +8,7 @@ import { silentLogger } from '../../core/log.js';
 import { createHostAuthenticator } from './host-authenticator.js';
 import { createIntrospector } from './introspection.js';
 import type { HostAuthenticatorOptions, HostAuthOutcome } from './host-authenticator.js';
-import { captureLog } from './testing/capture-log.js';
+import { captureLog } from '../../core/testing/capture-log.js';
 import { startTestAuthorizationServer } from './testing/test-authorization-server.js';
 import type { TestAuthorizationServer } from './testing/test-authorization-server.js';
 

@@ -135,7 +135,7 @@ export function createLegacySseEndpoint(gateway: GatewayHandle, settings: Legacy
       if (classified.kind === 'invalid') return errorResponse('INVALID_MESSAGE', `Invalid Request: ${classified.reason}`, { id: classified.id });
       if (classified.kind === 'request' && session.inFlight.has(classified.message.id)) return idInFlightResponse(classified.message.id);
       if (classified.kind === 'response') {
-        const refused = refusedAnswer(session.host, classified.message);
+        const refused = refusedAnswer(session.host, classified.message, req, settings.logger);
         if (refused) return refused;
       }
       session.idle.touch();

@@ -223,7 +223,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
     const found = sessionFor(req, id, classified.kind !== 'response');
     if (!found.ok) return found.response;
     if (classified.kind === 'response') {
-      const refused = refusedAnswer(found.value.host, classified.message);
+      const refused = refusedAnswer(found.value.host, classified.message, req, logger);
       if (refused) return refused;
     }
     if (classified.kind === 'request' && found.value.transport.isInFlight(classified.message.id)) return idInFlightResponse(classified.message.id);
@@ -246,7 +246,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
         return errorResponse('INVALID_MESSAGE', 'Invalid Request: initialize must not be part of a batch', { id: classified.message.id });
       }
       if (classified.kind === 'response') {
-        const refused = refusedAnswer(found.value.host, classified.message);
+        const refused = refusedAnswer(found.value.host, classified.message, req, logger);
         if (refused) return refused;
       }
       if (classified.kind === 'request') {

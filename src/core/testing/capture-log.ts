@@ -1,7 +1,7 @@
 /** @module A logger that keeps every entry, for tests that check what was (and was not) logged. */
 
-import { loggerFrom } from '../../../core/log.js';
-import type { LogFields, Logger, LogLevel } from '../../../core/log.js';
+import { loggerFrom } from '../log.js';
+import type { LogFields, Logger, LogLevel } from '../log.js';
 
 export interface CapturedEntry {
   level: LogLevel;
