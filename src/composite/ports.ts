@@ -33,6 +33,8 @@ export interface RunContext {
   observer?: RunObserver;
   logger: ComposerLogger;
   hostSessionId: string;
+  /** The calling host's principal, as a person reads it (absent: hosts do not authenticate). */
+  principal?: string;
   now?: () => Date;
   newId?: () => string;
 }

@@ -34,6 +34,8 @@ export interface RunRecord {
   composite: string;
   /** The host session that called it (the gateway's internal id, as on questions). */
   hostSessionId: string;
+  /** Who called it, as a person reads it (the host's verified principal), when hosts authenticate. */
+  principal?: string;
   state: RunState;
   input: JsonObject;
   steps: StepRecord[];

@@ -366,3 +366,11 @@ test('forEach over an elicit with a password field: the loop\'s record and each 
   assert.deepEqual(stepOf(record, 'pins').output, [0, 1].map(() => ({ action: 'accept', content: { pin: '[redacted]' } })));
   assert.equal(/S3cret/.test(JSON.stringify(record.steps)), false, JSON.stringify(record.steps));
 });
+
+test('a run records the principal of the host that called it, and none when hosts do not authenticate', async () => {
+  const tools = fakeTools({ one: () => textOf('done') });
+  const named = await runComposite(composite([toolStep('one')]), fakeContext({ tools, principal: 'Ada <ada> (https://id.example)' }));
+  assert.equal(named.record.principal, 'Ada <ada> (https://id.example)');
+  const anonymous = await runComposite(composite([toolStep('one')]), fakeContext({ tools }));
+  assert.equal('principal' in anonymous.record, false);
+});

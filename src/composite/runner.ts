@@ -43,6 +43,7 @@ export async function runComposite(definition: CompositeDefinition, context: Run
     id: (context.newId ?? randomUUID)(),
     composite: name,
     hostSessionId: context.hostSessionId,
+    ...(context.principal === undefined ? {} : { principal: context.principal }),
     state: 'running',
     input: context.input,
     steps: [],

@@ -5,7 +5,7 @@
  * in the call registry, and an upstream's input_required answered (relayed to a 2026-07-28 host, or carried).
  */
 
-import { ANONYMOUS } from '../access/principal.js';
+import { ANONYMOUS, ANONYMOUS_ISSUER, describePrincipal } from '../access/principal.js';
 import { callArgumentsProblem } from '../protocol/call-arguments.js';
 import { upstreamClientCapabilities } from '../protocol/capabilities.js';
 import { completeParamsProblem } from '../protocol/complete-params.js';
@@ -362,8 +362,10 @@ export class CallRouter<H extends RoutedOwner> {
       return (await this.#forward(step, link, params, { streamId: request.id, timeoutMs: options.timeoutMs, signal: options.signal })) ?? {};
     };
     try {
+      const principal = host.profile()?.principal;
       return await composites.run(name, request, {
         hostSessionId: host.owner.id,
+        ...(principal && principal.issuer !== ANONYMOUS_ISSUER ? { principal: describePrincipal(principal) } : {}),
         signal: call.abort.signal,
         desk: host.owner,
         callTool: (upstream, tool, args, options) => stepCall(upstream, 'tools/call', { name: tool, arguments: args }, options),

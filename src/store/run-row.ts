@@ -144,6 +144,7 @@ export function decodeRun(stored: object, code: RunStoreErrorCode = 'corrupt-rec
   text('composite', record.composite);
   if (!isRunState(record.state)) fail('state', `is not a run state: ${shown(record.state)}`);
   if (typeof record.hostSessionId !== 'string') fail('hostSessionId', `must be a string, found ${shown(record.hostSessionId)}`);
+  if (record.principal !== undefined && typeof record.principal !== 'string') fail('principal', `must be a string or absent, found ${shown(record.principal)}`);
   if (!isObject(record.input)) fail('input', `must be a JSON object, found ${shown(record.input)}`);
   if (record.summary !== undefined && typeof record.summary !== 'string') fail('summary', `must be a string or absent, found ${shown(record.summary)}`);
   time('startedAt', record.startedAt);

@@ -21,6 +21,8 @@ import type { Logger } from '../../core/log.js';
 /** What one composite call gets from its host session. */
 export interface CompositeCallPorts {
   hostSessionId: string;
+  /** The calling host's principal, as a person reads it (absent: hosts do not authenticate). */
+  principal?: string;
   /** Aborted when the host cancels the call or its session closes. */
   signal: AbortSignal;
   /** The host session: questions are put and withdrawn through it. */
@@ -104,6 +106,7 @@ export class CompositeTools {
       asker: questions,
       logger: this.#logger,
       hostSessionId: ports.hostSessionId,
+      ...(ports.principal === undefined ? {} : { principal: ports.principal }),
       newId: () => runId,
       observer: {
         changed: (run, step) => {
