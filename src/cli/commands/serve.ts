@@ -61,7 +61,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
-  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (authorization) => operator.isOperator(authorization), healthDetails: () => operator.healthDetails(), ...(cluster ? { cluster } : {}) });
+  const handler = createMcpHttpHandler(gateway, { ...config.http, logger, extraRoutes: operator.routes, isOperator: (req) => operator.isOperator(req), healthDetails: () => operator.healthDetails(), ...(cluster ? { cluster } : {}) });
   let server;
   try {
     server = await startHttpServer(handler, address, config.http);

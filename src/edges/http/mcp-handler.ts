@@ -48,10 +48,11 @@ export type McpHttpHandlerSettings = HttpSettings & {
   logger: Logger;
   extraRoutes?: ExtraRoutes[];
   /**
-   * Whether an `Authorization` header carries the operator token: only then does `/healthz` show each upstream
-   * (its errors, versions, instructions). Without it (or without this check) `/healthz` says only `ready`.
+   * Whether the request carries an operator credential (the operator token where accepted, an access token of the
+   * operators' OpenID provider): only then does `/healthz` show each upstream (its errors, versions, instructions).
+   * Without it (or without this check) `/healthz` says only `ready`.
    */
-  isOperator?: (authorization: string | null) => boolean;
+  isOperator?: (req: Request) => boolean | Promise<boolean>;
   /** What `/healthz` adds for an operator besides the upstreams (the store, the gateway instances sharing it). */
   healthDetails?: () => Promise<Record<string, unknown>>;
   /**
@@ -296,7 +297,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   async function handleHealth(req: Request): Promise<Response> {
     if (req.method !== 'GET') return methodNotAllowed('GET');
     const report = gateway.health();
-    const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
+    const detailed = (await settings.isOperator?.(req)) === true;
     const details = detailed && settings.healthDetails ? await settings.healthDetails().catch((error: unknown) => ({ detailsError: error instanceof Error ? error.message : String(error) })) : {};
     const ready = report.ready && !draining;
     const shown = detailed ? { ...report, ...details, ready } : { ready };
