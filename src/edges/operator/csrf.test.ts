@@ -33,3 +33,8 @@ test('a read needs no token; a state change needs the session\'s token, from the
   assert.ok(refusal(() => checkCsrf(post({ 'x-csrf-token': TOKEN, origin: 'null' }), TOKEN, ORIGINS)));
   assert.ok(refusal(() => checkCsrf(post({ 'x-csrf-token': TOKEN, 'sec-fetch-site': 'cross-site' }), TOKEN, ORIGINS)));
 });
+
+test('a request forwarded by another instance (its Origin checked there) still needs the session\'s token', () => {
+  assert.equal(refusal(() => checkCsrf(post({ 'x-csrf-token': TOKEN, origin: 'https://lb.example' }), TOKEN, 'checked')), undefined);
+  assert.ok(refusal(() => checkCsrf(post({ origin: 'https://lb.example' }), TOKEN, 'checked')));
+});

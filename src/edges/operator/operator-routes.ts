@@ -15,6 +15,7 @@ import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
 import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
 import type { QuestionView } from './api-schemas.js';
 import { createConsoleAssets } from './console-assets.js';
+import { isForwarded } from '../http/cluster-forward.js';
 import { checkCsrf } from './csrf.js';
 import type { OperatorAuth, OperatorCredential } from './operator-auth.js';
 import { createOperatorAuth } from './operator-auth.js';
@@ -176,7 +177,8 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
       logger.log('warn', 'operator API: request without a valid credential', { method: c.req.method, path: pathOf(c), ...(problem instanceof OperatorProblem ? { reason: problem.message } : {}) });
       throw problem;
     }
-    if (credential.via === 'session') checkCsrf(c.req.raw, credential.csrf, ownOrigins(c.req.raw, options.publicUrl));
+    // A request another instance forwarded over the cluster link had its Origin checked there (its URL here is this instance's).
+    if (credential.via === 'session') checkCsrf(c.req.raw, credential.csrf, isForwarded(c.req.raw) ? 'checked' : ownOrigins(c.req.raw, options.publicUrl));
     credentials.set(c.req.raw, credential);
     return next();
   }
