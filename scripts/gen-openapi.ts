@@ -11,6 +11,8 @@ const UNUSED_DESK: OperatorDesk = {
   get: async () => undefined,
   answer: async () => ({ ok: false, kind: 'not-found', reason: 'no desk' }),
   subscribe: () => () => undefined,
+  mayAnswer: () => false,
+  approvals: async () => undefined,
 };
 
 const target = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));

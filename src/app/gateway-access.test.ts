@@ -209,7 +209,7 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
       assert.equal(question.origin.clientName, 'test-host');
       assert.equal(question.origin.tool, 'ask_first');
       assert.deepEqual(question.origin.arguments, { service: 'payments-api', apiToken: '[redacted]' });
-      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: 'test', answer: { action: 'decline' } });
+      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: { kind: 'operator', name: 'test' }, answer: { action: 'decline' } });
       await (await call).text();
     } finally {
       await edge.close();
@@ -230,7 +230,7 @@ describe('hosts authenticate, and the policy stands between them and the upstrea
       assert.equal((await edge.desk.get(question.id))?.question.state, 'delivered', 'the question is untouched');
       const audited = log.entries.find((entry) => entry.fields?.audit === 'unknown-answer');
       assert.equal(audited?.fields?.principal, 'bob (https://id.example)');
-      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: 'test', answer: { action: 'decline' } });
+      await edge.desk.settle(question.id, { kind: 'operator-answer', operator: { kind: 'operator', name: 'test' }, answer: { action: 'decline' } });
       await (await call).text();
     } finally {
       await edge.close();

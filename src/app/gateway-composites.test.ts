@@ -1,5 +1,6 @@
 /** @module Tests of composite tools inside the gateway: listed with annotations, steps forwarded on the composite's stream, elicit steps through the desk (host or operator), cancellation. */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -102,7 +103,7 @@ test('a host that cannot elicit: the approval goes to the operator; the answer r
   assert.equal(open.audience, 'operator');
   assert.equal(open.origin.upstream, 'composite');
   assert.equal(open.origin.tool, 'guarded_restart');
-  const outcome = await desk.answer(open.id, { action: 'accept', content: { ticket: 'CHG-7' } }, 'alice');
+  const outcome = await desk.answer(open.id, { action: 'accept', content: { ticket: 'CHG-7' } }, tokenOperator('alice'));
   assert.equal(outcome.ok, true);
   const response = await pending;
   assert.ok('result' in response);

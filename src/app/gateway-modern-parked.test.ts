@@ -1,5 +1,6 @@
 /** @module Tests of pair 4 for 2026-07-28 hosts: a legacy upstream's mid-call questions parked behind `sb1.` handles and resumed by the retry, the round deadline, cancellation, operators, progress and undeclared capabilities. */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -130,7 +131,7 @@ test('with route both, an operator who answers a parked question first settles i
   assert.ok(question, 'the parked question is a desk question');
   assert.equal(question.audience, 'both');
   const operator = { action: 'accept' as const, content: { confirm: true, ticket: 'OP-1' } };
-  assert.ok((await desk.answer(question.id, operator, 'olivia')).ok);
+  assert.ok((await desk.answer(question.id, operator, tokenOperator('olivia'))).ok);
   await eventually(() => answersOf(caller(up)).length === 1, 'the operator\'s answer upstream');
 
   const done = await serve(gateway, callRestart(2, { inputResponses: { [key]: ACCEPT }, requestState: round.requestState })).response();

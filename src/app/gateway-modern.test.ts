@@ -3,6 +3,7 @@
  * the 2026-only fields, and pair 3 of the era bridge (the gateway asks each input request like any question and retries).
  */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -262,7 +263,7 @@ test('pair 3: with questions.sampling: operator, an operator answers what the ho
   assert.equal(question.origin.tool, 'summarize');
   assert.deepEqual(question.params, SUMMARY.params);
   const reply = { role: 'assistant', content: { type: 'text', text: 'Quiet.' }, model: 'operator', stopReason: 'endTurn' };
-  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, tokenOperator('alice'))).ok);
   assert.equal(textOf(await call), JSON.stringify({ summary: reply }));
   const envelope = served(up).requests('tools/call')[0]?.params?._meta as JsonObject;
   assert.deepEqual(envelope['io.modelcontextprotocol/clientCapabilities'], { elicitation: { form: {} }, sampling: {} }, 'what an operator can answer is declared');

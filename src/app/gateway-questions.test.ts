@@ -1,5 +1,6 @@
 /** @module Tests of questions through the desk: operator answers, `both`, consent, expiry, multi-select, sampling, and the record kept. */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -53,9 +54,9 @@ test('a host without elicitation: the upstream is offered it anyway, the operato
   assert.equal(question.origin.hostSessionId, host.session.id);
   assert.match(question.audienceReason ?? '', /did not declare the elicitation capability/);
 
-  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes' } }, 'alice');
+  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes' } }, tokenOperator('alice'));
   assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid', 'checked against the upstream schema');
-  const answered = await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }, 'alice');
+  const answered = await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }, tokenOperator('alice'));
   assert.ok(answered.ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-2291' } }));
   assert.equal(host.sent.some((s) => 'method' in s.message && s.message.method === 'elicitation/create'), false, 'the host was never asked');
@@ -71,7 +72,7 @@ test('both: the operator answers first, the host request is cancelled, the upstr
   assert.equal(asked.related, 'call-1');
   const question = await openQuestion(desk);
   assert.equal(question.audience, 'both');
-  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'OP-1' } }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'OP-1' } }, tokenOperator('alice'))).ok);
   const cancelled = await host.waitFor((s) => 'method' in s.message && s.message.method === 'notifications/cancelled');
   assert.deepEqual((cancelled.message as { params: JsonObject }).params, { requestId: hostId, reason: 'settled by an operator' });
   assert.equal(cancelled.related, 'call-1');
@@ -94,7 +95,7 @@ test('both: the host answers first and the operator is told it is settled (409)'
   const question = await openQuestion(desk);
   host.session.receive({ jsonrpc: '2.0', id: (asked.message as JsonRpcRequest).id, result: { action: 'accept', content: { confirm: true, ticket: 'HOST-1' } } });
   assert.match(textOf(await call), /HOST-1/);
-  const late = await desk.answer(question.id, { action: 'decline' }, 'alice');
+  const late = await desk.answer(question.id, { action: 'decline' }, tokenOperator('alice'));
   assert.equal(late.ok ? 'ok' : late.kind, 'settled');
   assert.deepEqual((await desk.get(question.id))?.question.answeredBy, { kind: 'host', sessionId: host.session.id });
   await gateway.close();
@@ -107,7 +108,7 @@ test('a multi-select a 2025-06-18 host cannot take goes to the operator and reac
   const call = host.request('tools/call', { name: 'deploy', arguments: {} });
   const question = await openQuestion(desk);
   assert.equal(question.audience, 'operator');
-  assert.ok((await desk.answer(question.id, { action: 'accept', content: { regions: ['eu', 'ap'] } }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { regions: ['eu', 'ap'] } }, tokenOperator('alice'))).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { regions: ['eu', 'ap'] } }));
   await gateway.close();
 });
@@ -136,7 +137,7 @@ test('questions.consent: operator sends a lone approval to a person even though 
   const call = host.request('tools/call', { name: 'approve', arguments: {} });
   const question = await openQuestion(first.desk);
   assert.equal(question.audience, 'operator');
-  assert.ok((await first.desk.answer(question.id, { action: 'decline' }, 'alice')).ok);
+  assert.ok((await first.desk.answer(question.id, { action: 'decline' }, tokenOperator('alice'))).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'decline' }));
   await first.gateway.close();
 
@@ -231,15 +232,15 @@ test('sampling for a host without it: an operator reply becomes the result; a de
   const host = await connectHost(gateway, {});
   const call = host.request('tools/call', { name: 'sample', arguments: {} });
   const question = await openQuestion(desk);
-  const bad = await desk.answer(question.id, { action: 'accept', result: { role: 'user', content: { type: 'text', text: 'x' }, model: 'op' } }, 'alice');
+  const bad = await desk.answer(question.id, { action: 'accept', result: { role: 'user', content: { type: 'text', text: 'x' }, model: 'op' } }, tokenOperator('alice'));
   assert.equal(bad.ok ? 'ok' : bad.kind, 'invalid');
   const reply = { role: 'assistant', content: { type: 'text', text: 'All quiet.' }, model: 'operator', stopReason: 'endTurn' };
-  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', result: reply }, tokenOperator('alice'))).ok);
   assert.deepEqual(JSON.parse(textOf(await call)).result, reply);
 
   const again = host.request('tools/call', { name: 'sample', arguments: {} });
   const second = await openQuestion(desk);
-  assert.ok((await desk.answer(second.id, { action: 'decline' }, 'alice')).ok);
+  assert.ok((await desk.answer(second.id, { action: 'decline' }, tokenOperator('alice'))).ok);
   const error = JSON.parse(textOf(await again)).error;
   assert.equal(error.code, -1);
   assert.match(error.message, /declined by an operator/);
@@ -254,7 +255,7 @@ test('a host that closes abandons its open questions on record, and the upstream
   await host.session.close();
   for (let i = 0; i < 100 && (await desk.get(question.id))?.question.state !== 'abandoned'; i += 1) await new Promise((r) => setTimeout(r, 5));
   assert.equal((await desk.get(question.id))?.question.state, 'abandoned');
-  const late = await desk.answer(question.id, { action: 'decline' }, 'alice');
+  const late = await desk.answer(question.id, { action: 'decline' }, tokenOperator('alice'));
   assert.equal(late.ok ? 'ok' : late.kind, 'settled');
   await gateway.close();
 });
@@ -266,7 +267,7 @@ test('a password field: the upstream gets what the operator or the host typed, t
 
   const byOperator = host.request('tools/call', { name: 'login', arguments: {} });
   const first = await openQuestion(desk);
-  const answered = await desk.answer(first.id, { action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }, 'alice');
+  const answered = await desk.answer(first.id, { action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }, tokenOperator('alice'));
   assert.ok(answered.ok);
   assert.equal(textOf(await byOperator), JSON.stringify({ action: 'accept', content: { user: 'ada', password: 'op-Secret-1' } }));
   assert.deepEqual(answered.question.answer, { action: 'accept', content: { user: 'ada', password: '[redacted]' } });
@@ -316,7 +317,7 @@ for (const route of ['host', 'both'] as const) {
     assert.equal(refusal?.detail?.field, 'confirm');
     const late = host.session.receive({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true, ticket: 'CHG-1' } } });
     assert.equal(late.ok ? 'ok' : late.kind, 'unknown', 'a corrected answer comes too late');
-    const operator = await desk.answer(record.id, { action: 'decline' }, 'alice');
+    const operator = await desk.answer(record.id, { action: 'decline' }, tokenOperator('alice'));
     assert.equal(operator.ok ? 'ok' : operator.kind, 'settled');
     await gateway.close();
   });
@@ -347,10 +348,10 @@ test('issue 11 item 13, issue 12: receive gives the edge its verdict from one ch
 test('issue 11 item 13: an operator\'s invalid answer still leaves the question open', async () => {
   const { desk, gateway, call } = await askedHost({ defaults: { route: 'both', timeoutMs: 600_000 } });
   const question = await openQuestion(desk);
-  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } }, 'alice');
+  const refused = await desk.answer(question.id, { action: 'accept', content: { confirm: 'yes', ticket: 'CHG-1' } }, tokenOperator('alice'));
   assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid');
   assert.equal((await desk.get(question.id))?.question.state, 'delivered');
-  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }, 'alice')).ok);
+  assert.ok((await desk.answer(question.id, { action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }, tokenOperator('alice'))).ok);
   assert.equal(textOf(await call), JSON.stringify({ action: 'accept', content: { confirm: true, ticket: 'CHG-3' } }));
   await gateway.close();
 });

@@ -3,6 +3,7 @@
  * elicitation, reaches the upstream as given and is kept (store, operator reads, events, audit) as "[redacted]".
  */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -97,7 +98,7 @@ test("an operator's answer is relayed as given; what the operator gets back and 
   const { store, desk } = setup();
   const asked = ask(LOGIN_FORM, 'operator');
   const opened = await open(desk, asked);
-  const outcome = await desk.answer(opened.id, structuredClone(LOGIN_ANSWER), 'alice');
+  const outcome = await desk.answer(opened.id, structuredClone(LOGIN_ANSWER), tokenOperator('alice'));
   assert.ok(outcome.ok);
   assert.deepEqual(outcome.question.answer, LOGIN_AT_REST);
   assert.deepEqual(relayed(asked), LOGIN_ANSWER);

@@ -67,8 +67,8 @@ through a running gateway's operator API.
 
 Options:
   --url URL            The gateway (default: $SWITCHBOARD_URL, else http://127.0.0.1:3939)
-  --token TOKEN        The operator token (default: $SWITCHBOARD_CONSOLE_TOKEN)
-  --operator NAME      Your name for the audit trail (sent as X-Switchboard-Operator)
+  --token TOKEN        The operator token, or an access token of the operators' OpenID provider (default: $SWITCHBOARD_CONSOLE_TOKEN)
+  --operator NAME      Your name for the audit trail with the shared token (X-Switchboard-Operator; ignored with OpenID Connect)
   --json               Print the API's JSON instead of text
   -h, --help           Show this help
 

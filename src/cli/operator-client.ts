@@ -109,7 +109,7 @@ export class OperatorClient {
     return this.#call(this.#questionUrl(id), { method: 'GET' }, questionDetailSchema);
   }
 
-  /** POST /api/questions/{id}/answer: the settled question. */
+  /** POST /api/questions/{id}/answer: the settled question, or (four-eyes) the question awaiting more approvals. */
   async answer(id: string, body: AnswerRequest): Promise<QuestionView> {
     const url = this.#questionUrl(id, '/answer');
     const answered = await this.#call(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, answeredSchema);

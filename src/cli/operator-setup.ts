@@ -12,7 +12,6 @@ import { MIN_TOKEN_LENGTH } from '../config/sections/console.js';
 import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../core/log.js';
 import type { ExtraRoutes } from '../edges/http/mcp-handler.js';
-import { createBearerCheck } from '../edges/operator/bearer-auth.js';
 import { createOperatorRoutes } from '../edges/operator/operator-routes.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
@@ -30,6 +29,7 @@ import type { HandleLedger } from '../bridge/handle-ledger.js';
 import type { PgParkedCalls } from '../store/postgres/pg-parked-calls.js';
 import { joinCluster } from './cluster-member.js';
 import { dataFolder } from './data-folder.js';
+import { createOperatorAccess } from './operator-access.js';
 
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
@@ -44,9 +44,11 @@ export interface OperatorSetup {
   metrics: GatewayMetrics;
   /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
   routes: ExtraRoutes[];
-  /** Whether an `Authorization` header carries the operator token (false for all when the console is disabled). */
-  isOperator(authorization: string | null): boolean;
-  /** The operator token and where it came from, when the console is enabled. */
+  /** Whether a request carries an operator credential: the operator token where accepted, an access token of the OpenID provider (false for all when the console is disabled). */
+  isOperator(req: Request): Promise<boolean>;
+  /** Whether operators sign in with OpenID Connect (auth.operators.oidc). */
+  oidc: boolean;
+  /** The operator token and where it came from, when the console is enabled and the token is accepted anywhere. */
   token?: { value: string; source: 'config' | 'environment' | 'generated' | 'token file'; file?: string };
   /** What `/healthz` shows an operator of the store: its type and where (never a password), and on PostgreSQL the instances. */
   healthDetails(): Promise<Record<string, unknown>>;
@@ -119,7 +121,8 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
     }
     return { value: fromEnv, source: 'environment' };
   }
-  if (!isLoopbackHost(listen.host)) {
+  // Accepted from loopback clients only (with OpenID Connect): a generated token reaches nobody else.
+  if (!isLoopbackHost(listen.host) && config.auth.operators.token !== 'loopback') {
     throw new CliError(
       `the operator console would be reachable on ${listen.host} without a token: set console.token or ${TOKEN_ENV}, or console.enabled: false`,
     );
@@ -135,7 +138,10 @@ async function operatorToken(config: NormalizedConfig, env: NodeJS.ProcessEnv, l
 }
 
 export async function setUpOperator(config: NormalizedConfig, options: { env: NodeJS.ProcessEnv; listen: ListenAddress; logger: Logger }): Promise<OperatorSetup> {
-  const token = config.console.enabled ? await operatorToken(config, options.env, options.listen) : undefined;
+  const tokenUsed = config.console.enabled && config.auth.operators.token !== 'off';
+  const token = tokenUsed ? await operatorToken(config, options.env, options.listen) : undefined;
+  // Operators answer where the console runs and someone can authenticate to it: with the token, or by signing in.
+  const operators = config.console.enabled && (token !== undefined || config.auth.operators.oidc !== undefined);
   const owner = config.cluster.id ?? instanceOwner(config, options.listen);
   const { store, runs, closeRuns, parkedCalls } = await openStore(config, owner, options.logger);
   // On PostgreSQL this gateway is one of several instances (design 013): it joins under its id, abandons at start only
@@ -150,7 +156,14 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
       throw error;
     }
   }
-  const desk = new QuestionDesk({ store, logger: options.logger, operatorAvailable: token !== undefined, ...(member ? { owner: member.id } : {}) });
+  const desk = new QuestionDesk({
+    store,
+    logger: options.logger,
+    operatorAvailable: operators,
+    answerers: config.policy.answerers,
+    approvers: config.questions.approvers,
+    ...(member ? { owner: member.id } : {}),
+  });
   await desk.start();
   // Runs left `running` belonged to a process that stopped. A damaged run record must not keep the gateway from starting.
   try {
@@ -165,15 +178,28 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     const target = link?.elsewhere(req, owner);
     return target === undefined ? undefined : link?.forward(req, target, body);
   };
-  const operatorRoutes = token ? createOperatorRoutes({ desk, runs, token: token.value, logger: options.logger, maxJsonDepth: config.http.maxJsonDepth, forwardTo }) : undefined;
+  const access = operators ? createOperatorAccess(config, token?.value, { listen: options.listen, logger: options.logger }) : undefined;
+  const operatorRoutes = access
+    ? createOperatorRoutes({
+        desk,
+        runs,
+        auth: access.auth,
+        ...(token ? { token: token.value } : {}),
+        ...(access.signIn ? { signIn: access.signIn } : {}),
+        ...(config.http.publicUrl === undefined ? {} : { publicUrl: config.http.publicUrl }),
+        logger: options.logger,
+        maxJsonDepth: config.http.maxJsonDepth,
+        forwardTo,
+      })
+    : undefined;
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = desk.subscribe((event) => metrics.questionChanged(event.question));
-  const metricsRoute = token ? createMetricsRoute({ registry, token: token.value }) : undefined;
-  const isOperator = token ? createBearerCheck(token.value) : () => false;
+  const metricsRoute = access ? createMetricsRoute({ registry, authorize: (req) => access.auth.isOperator(req) }) : undefined;
   return {
     desk,
-    isOperator,
+    isOperator: async (req) => (access ? access.auth.isOperator(req) : false),
+    oidc: access?.auth.oidc === true,
     runs,
     metrics,
     routes: operatorRoutes && metricsRoute ? [operatorRoutes, { handle: (req) => metricsRoute.handle(req) }] : [],
@@ -191,6 +217,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     async close() {
       unsubscribe();
       operatorRoutes?.close();
+      access?.close();
       await desk.close();
       await member?.close();
       await closeRuns();
@@ -202,6 +229,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
 /** One line for stdout about where the console is and where its token lives (never the token itself). */
 export function describeOperator(setup: OperatorSetup, baseUrl: string): string {
   const token = setup.token;
+  if (!token && setup.oidc) return `Operator console at ${baseUrl}/console (sign in with OpenID Connect)\n`;
   if (!token) return 'Operator console disabled (console.enabled: false): questions go to hosts only\n';
   const where =
     token.source === 'config'
@@ -209,7 +237,7 @@ export function describeOperator(setup: OperatorSetup, baseUrl: string): string 
       : token.source === 'environment'
         ? `token from ${TOKEN_ENV}`
         : `token in ${relative(process.cwd(), token.file ?? '') || token.file} (${token.source === 'generated' ? 'generated now, ' : ''}readable by you only)`;
-  return `Operator console at ${baseUrl}/console (${where})\n`;
+  return `Operator console at ${baseUrl}/console (${setup.oidc ? 'sign in with OpenID Connect; ' : ''}${where})\n`;
 }
 
 /** The store as `/healthz` shows it: its type and where (a PostgreSQL URL without its password). */

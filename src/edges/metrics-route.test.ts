@@ -18,7 +18,7 @@ const get = (path: string, init: RequestInit = {}) => new Request(`http://127.0.
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 test('GET /metrics with the token: the exposition, its content type, not cached', async () => {
-  const response = setup().handle(get('/metrics', bearer(TOKEN)));
+  const response = await setup().handle(get('/metrics', bearer(TOKEN)));
   assert.ok(response);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
@@ -26,10 +26,10 @@ test('GET /metrics with the token: the exposition, its content type, not cached'
   assert.match(await response.text(), /^# HELP .*\n[^]*\nhits_total 1\n$/);
 });
 
-test('other paths are not this route\'s (a query string does not change the path)', () => {
+test('other paths are not this route\'s (a query string does not change the path)', async () => {
   const route = setup();
-  for (const path of ['/', '/mcp', '/metrics/', '/metricsx', '/api/metrics']) assert.equal(route.handle(get(path, bearer(TOKEN))), undefined, path);
-  assert.equal(route.handle(get('/metrics?x=1', bearer(TOKEN)))?.status, 200);
+  for (const path of ['/', '/mcp', '/metrics/', '/metricsx', '/api/metrics']) assert.equal(await route.handle(get(path, bearer(TOKEN))), undefined, path);
+  assert.equal((await route.handle(get('/metrics?x=1', bearer(TOKEN))))?.status, 200);
 });
 
 test('without the right token: 401 with a Bearer challenge, and neither token appears in the answer', async () => {
@@ -37,7 +37,7 @@ test('without the right token: 401 with a Bearer challenge, and neither token ap
   const wrong = 'guess-me-please';
   const cases: RequestInit[] = [{}, bearer(wrong), bearer(`${TOKEN}x`), bearer(TOKEN.slice(0, -1)), { headers: { authorization: TOKEN } }, { headers: { authorization: `Basic ${TOKEN}` } }];
   for (const init of cases) {
-    const response = route.handle(get('/metrics', init));
+    const response = await route.handle(get('/metrics', init));
     assert.equal(response?.status, 401, JSON.stringify(init));
     assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="switchboard"');
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -47,17 +47,17 @@ test('without the right token: 401 with a Bearer challenge, and neither token ap
     assert.ok(!text.includes(TOKEN) && !text.includes(wrong), text);
     assert.doesNotMatch(text, /hits_total/);
   }
-  assert.equal(route.handle(get('/metrics', { headers: { authorization: `bearer   ${TOKEN} ` } }))?.status, 200, 'the scheme is case-insensitive');
+  assert.equal((await route.handle(get('/metrics', { headers: { authorization: `bearer   ${TOKEN} ` } })))?.status, 200, 'the scheme is case-insensitive');
 });
 
-test('other methods: 405 with Allow: GET once authorized; 401 before that', () => {
+test('other methods: 405 with Allow: GET once authorized; 401 before that', async () => {
   const route = setup();
   for (const method of ['POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']) {
-    const response = route.handle(get('/metrics', { method, ...bearer(TOKEN) }));
+    const response = await route.handle(get('/metrics', { method, ...bearer(TOKEN) }));
     assert.equal(response?.status, 405, method);
     assert.equal(response.headers.get('allow'), 'GET');
   }
-  assert.equal(route.handle(get('/metrics', { method: 'POST' }))?.status, 401);
+  assert.equal((await route.handle(get('/metrics', { method: 'POST' })))?.status, 401);
 });
 
 test('a token that could never be sent is refused when the route is made', () => {

@@ -1,4 +1,4 @@
-/** @module `GET /metrics` as a web-standard handler: the registry in the Prometheus text format, behind a bearer token. */
+/** @module `GET /metrics` as a web-standard handler: the registry in the Prometheus text format, behind an operator credential. */
 
 import { createBearerCheck } from './operator/bearer-auth.js';
 import type { MetricsRegistry } from '../observability/metrics.js';
@@ -8,12 +8,14 @@ export const METRICS_PATH = '/metrics';
 export interface MetricsRouteOptions {
   registry: MetricsRegistry;
   /** The token a scraper sends as `Authorization: Bearer <token>`: not empty, no white space. */
-  token: string;
+  token?: string;
+  /** Instead of `token`: whether a request carries an operator credential (the operator token where accepted, an access token). */
+  authorize?: (req: Request) => Promise<boolean>;
 }
 
 export interface MetricsRoute {
   /** The response for `/metrics`, or undefined for any other path (the caller routes it elsewhere). */
-  handle(req: Request): Response | undefined;
+  handle(req: Request): Promise<Response | undefined>;
 }
 
 const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
@@ -29,16 +31,18 @@ function exposition(registry: MetricsRegistry): ReadableStream<Uint8Array> {
 }
 
 export function createMetricsRoute(options: MetricsRouteOptions): MetricsRoute {
-  if (options.token.length === 0) throw new Error('the metrics token must not be empty');
-  if (/\s/.test(options.token)) throw new Error('the metrics token must not contain white space (it could never be sent as one Bearer token)');
-  const authorized = createBearerCheck(options.token);
+  const { token } = options;
+  if (token !== undefined && token.length === 0) throw new Error('the metrics token must not be empty');
+  if (token !== undefined && /\s/.test(token)) throw new Error('the metrics token must not contain white space (it could never be sent as one Bearer token)');
+  const check = token === undefined ? undefined : createBearerCheck(token);
+  const authorized = options.authorize ?? (async (req: Request) => check?.(req.headers.get('authorization')) === true);
   const { registry } = options;
   return {
-    handle(req) {
+    async handle(req) {
       if (new URL(req.url).pathname !== METRICS_PATH) return undefined;
       // Authorization first: without the token, nothing about the route is told (not even its methods).
-      if (!authorized(req.headers.get('authorization'))) {
-        return new Response('Send Authorization: Bearer <metrics token>\n', {
+      if (!(await authorized(req))) {
+        return new Response('Send Authorization: Bearer <operator token or access token>\n', {
           status: 401,
           headers: { ...TEXT_HEADERS, 'www-authenticate': 'Bearer realm="switchboard"' },
         });

@@ -1,5 +1,6 @@
 /** @module Tests that each call of the gateway metrics moves exactly the series it should. */
 
+import { tokenOperator } from '../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -90,7 +91,7 @@ test('questionChanged wired to desk events follows a question from creation to i
   const opened = (await desk.open(request))?.record;
   assert.ok(opened);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 1);
-  assert.ok((await desk.answer(opened.id, { action: 'decline' }, 'alice')).ok);
+  assert.ok((await desk.answer(opened.id, { action: 'decline' }, tokenOperator('alice'))).ok);
   assert.equal(await value('switchboard_questions_open{audience="operator"}'), 0);
   assert.equal(await value('switchboard_questions_total{method="elicitation/create",route="operator",audience="operator",state="declined"}'), 1);
   assert.equal(await value('switchboard_question_answer_seconds_count{method="elicitation/create",answered_by="operator"}'), 1);

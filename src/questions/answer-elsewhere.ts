@@ -6,7 +6,12 @@
  * names it, for the operator API to forward the answer there).
  */
 
+import { operatorActor } from '../access/operator-principal.js';
+import type { Principal } from '../access/principal.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { approvalOutcome } from './approval-outcome.js';
+import { approve } from './approvals.js';
+import { identityDetail, operatorAnswerer } from './operator-answerer.js';
 import { LATEST_LEGACY_REVISION } from '../protocol/revisions.js';
 import { checkOperatorAnswer } from '../translation/answers/answer-check.js';
 import { answerAtRest } from './answer-at-rest.js';
@@ -16,10 +21,17 @@ import { OPEN_STATES } from './question.js';
 import type { QuestionStore } from './question-store.js';
 import { STATE_OF_ACTION } from './settle-table.js';
 
-export async function answerElsewhere(store: QuestionStore, question: QuestionRecord, answer: QuestionAnswer, operator: string, written: (record: QuestionRecord) => void, writing: (id: string) => () => void): Promise<AnswerOutcome> {
+/** Who answers, and how many operators' approvals the question needs (four-eyes, counted from the audit trail). */
+export interface ElsewhereAnswerer {
+  operator: Principal;
+  needed: number;
+}
+
+export async function answerElsewhere(store: QuestionStore, question: QuestionRecord, answer: QuestionAnswer, by: ElsewhereAnswerer, written: (record: QuestionRecord) => void, writing: (id: string) => () => void): Promise<AnswerOutcome> {
   const { id } = question;
-  const actor = `operator:${operator}`;
-  const refuse = (why: string, detail: JsonObject = {}): Promise<void> => store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why, ...detail } });
+  const { operator, needed } = by;
+  const actor = operatorActor(operator);
+  const refuse = (why: string, detail: JsonObject = {}): Promise<void> => store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why, ...detail, ...identityDetail(operator) } });
   if (question.audience === 'host') {
     await refuse('routed to the host only');
     return { ok: false, kind: 'invalid', reason: `Question ${id} is routed to its host only (route: ${question.route})` };
@@ -37,9 +49,18 @@ export async function answerElsewhere(store: QuestionStore, question: QuestionRe
     const reason = `Question ${id} has a secret field and its call waits on ${where}: answer it there (the store keeps only "[redacted]" of a secret)`;
     return { ok: false, kind: 'elsewhere', reason, question, ...(owner === undefined ? {} : { owner }) };
   }
+  if (needed > 1 && check.answer.action === 'accept') {
+    const pending = approvalOutcome(await approve(store, question, operator, actor, check.answer, needed), question);
+    if (pending) {
+      if (pending.ok) written(question);
+      return pending;
+    }
+  }
   const to = STATE_OF_ACTION[check.answer.action];
   const undo = writing(id);
-  const updated = await store.transition(id, { from: OPEN_STATES, to, answer: kept, answeredBy: { kind: 'operator', name: operator }, audit: { actor, action: to } });
+  const answeredBy = operatorAnswerer(operator);
+  const identity = identityDetail(operator);
+  const updated = await store.transition(id, { from: OPEN_STATES, to, answer: kept, answeredBy, audit: { actor, action: to, ...(Object.keys(identity).length > 0 ? { detail: identity } : {}) } });
   if (!updated) {
     undo();
     const after = await store.get(id);

@@ -1,5 +1,8 @@
 /** @module Tests of the question desk as operators and routers see it: audience, first answer wins, operator checks, expiry, restart, audit. */
 
+import type { AnswererRule } from '../access/answerers.js';
+import { tokenOperator } from '../access/operator-principal.js';
+import type { Principal } from '../access/principal.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -13,10 +16,17 @@ import { FakeAsker, fakeHost } from './testing/desk-fakes.js';
 
 const SCHEMA = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
 
-function setup(options: { operatorAvailable?: boolean } = {}) {
+function setup(options: { operatorAvailable?: boolean; answerers?: AnswererRule[]; approvers?: Record<string, number> } = {}) {
   const store = new MemoryQuestionStore();
   let n = 0;
-  const desk = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: options.operatorAvailable ?? true, newId: () => `q-${++n}` });
+  const desk = new QuestionDesk({
+    store,
+    logger: silentLogger,
+    operatorAvailable: options.operatorAvailable ?? true,
+    newId: () => `q-${++n}`,
+    ...(options.answerers ? { answerers: options.answerers } : {}),
+    ...(options.approvers ? { approvers: options.approvers } : {}),
+  });
   return { store, desk, seat: desk.seat(fakeHost()) };
 }
 
@@ -53,18 +63,18 @@ test('a question the host cannot receive goes to the operator, who answers it; t
   const pending = await desk.list({ state: ['pending', 'delivered'] });
   assert.deepEqual(pending.map((q) => q.id), [opened.id]);
 
-  const bad = await desk.answer(opened.id, { action: 'accept', content: {} }, 'alice');
+  const bad = await desk.answer(opened.id, { action: 'accept', content: {} }, tokenOperator('alice'));
   assert.deepEqual(bad, { ok: false, kind: 'invalid', reason: 'ticket: required string', field: 'ticket' });
   assert.equal(asked.asker.replies.length, 0, 'an invalid answer settles nothing');
 
-  const good = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'CHG-2291' } }, 'alice');
+  const good = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'CHG-2291' } }, tokenOperator('alice'));
   assert.ok(good.ok);
   assert.deepEqual(asked.asker.replies, [{ id: 1, result: { action: 'accept', content: { ticket: 'CHG-2291' } }, answeredBy: 'the operator alice' }]);
   assert.equal(good.question.state, 'answered');
   assert.deepEqual(good.question.answeredBy, { kind: 'operator', name: 'alice' });
   assert.deepEqual((await store.get(opened.id))?.answer, { action: 'accept', content: { ticket: 'CHG-2291' } });
 
-  const again = await desk.answer(opened.id, { action: 'decline' }, 'bob');
+  const again = await desk.answer(opened.id, { action: 'decline' }, tokenOperator('bob'));
   assert.equal(again.ok ? 'ok' : again.kind, 'settled');
   assert.equal(asked.asker.replies.length, 1, 'a settled question is never settled twice');
   const audit = (await desk.get(opened.id))?.audit.map((entry) => `${entry.actor} ${entry.action}`);
@@ -78,7 +88,7 @@ test('a host-only question cannot be answered by an operator; the host answer se
   const opened = await open(desk, asked);
   assert.equal(opened.audience, 'host');
   assert.equal(opened.state, 'delivered');
-  const refused = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'x' } }, 'mallory');
+  const refused = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'x' } }, tokenOperator('mallory'));
   assert.equal(refused.ok ? 'ok' : refused.kind, 'invalid');
   const result = { action: 'accept', content: { ticket: 'T-1' } };
   assert.equal(await desk.settle(opened.id, { kind: 'host-answer', message: { jsonrpc: '2.0', id: 'sb-1', result }, checked: result }), true);
@@ -93,7 +103,7 @@ test('both: the operator answers first, the host answer that follows is refused'
   const opened = await open(desk, asked);
   assert.equal(opened.audience, 'both');
   assert.ok(opened.hostParams);
-  assert.ok((await desk.answer(opened.id, { action: 'accept', content: { ticket: 'OP-1' } }, 'alice')).ok);
+  assert.ok((await desk.answer(opened.id, { action: 'accept', content: { ticket: 'OP-1' } }, tokenOperator('alice'))).ok);
   const result = { action: 'accept', content: { ticket: 'HOST-1' } };
   assert.equal(await desk.settle(opened.id, { kind: 'host-answer', message: { jsonrpc: '2.0', id: 'sb-1', result }, checked: result }), false);
   assert.deepEqual(asked.asker.replies, [{ id: 1, result: { action: 'accept', content: { ticket: 'OP-1' } }, answeredBy: 'the operator alice' }]);
@@ -130,7 +140,7 @@ test('withdrawn questions are abandoned; a restart abandons what a previous run 
   const restarted = new QuestionDesk({ store, logger: silentLogger, operatorAvailable: true });
   await restarted.start();
   assert.equal((await store.get(left.id))?.state, 'abandoned');
-  const answer = await restarted.answer(left.id, { action: 'accept', content: { ticket: 'late' } }, 'alice');
+  const answer = await restarted.answer(left.id, { action: 'accept', content: { ticket: 'late' } }, tokenOperator('alice'));
   assert.equal(answer.ok ? 'ok' : answer.kind, 'settled');
   await desk.close();
 });
@@ -155,4 +165,49 @@ test('a store that refuses the question: the paused calls resume and the asker g
   const [reply] = asked.asker.replies;
   assert.ok(reply && 'error' in reply);
   assert.equal(reply.error.code, -32603);
+});
+
+const ISSUER = 'https://id.example';
+const ops = (subject: string, groups: string[]): Principal => ({ issuer: ISSUER, subject, name: subject.toUpperCase(), groups, scopes: [] });
+
+test('policy.answerers: an operator outside the rules sees nothing of the question; their answer is a not-found, audited with who they are', async () => {
+  const { store, desk } = setup({ answerers: [{ groups: ['desk-ops'], upstreams: ['desk'] }] });
+  const asked = request({ hostCannot: 'the host did not declare elicitation' });
+  const opened = await open(desk, asked);
+  const mallory = ops('mallory', ['billing-ops']);
+  const ada = ops('ada', ['desk-ops']);
+  assert.equal(desk.mayAnswer(mallory, opened), false);
+  assert.equal(desk.mayAnswer(ada, opened), true);
+  assert.equal(desk.mayAnswer(tokenOperator('root'), opened), false, 'the shared token has no groups: rules apply to it too');
+  const refused = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'X' } }, mallory);
+  assert.deepEqual(refused, { ok: false, kind: 'not-found', reason: `No question ${opened.id}` }, 'told exactly as for an unknown id');
+  assert.equal(asked.asker.replies.length, 0);
+  const answered = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'CHG-1' } }, ada);
+  assert.ok(answered.ok);
+  assert.deepEqual(answered.question.answeredBy, { kind: 'operator', name: 'ADA', subject: 'ada', issuer: ISSUER });
+  const trail = await store.auditTrail(opened.id);
+  assert.deepEqual(trail.slice(2).map((line) => [line.actor, line.action, line.detail]), [
+    [`operator:MALLORY <mallory> (${ISSUER})`, 'rejected-answer', { why: 'not among the answerers of this question (policy.answerers)', issuer: ISSUER, subject: 'mallory' }],
+    [`operator:ADA <ada> (${ISSUER})`, 'answered', { issuer: ISSUER, subject: 'ada' }],
+  ]);
+});
+
+test('four-eyes routes the question to operators only, whatever its route, and one desk refuses the same operator twice', async () => {
+  const { desk, seat } = setup({ approvers: { desk__restart_service: 2 } });
+  const asked = request({ seat, route: 'host', hostParams: { message: 'Ticket?', requestedSchema: SCHEMA }, delivery: { via: 'request' } });
+  const opened = await open(desk, asked);
+  assert.equal(opened.route, 'operator');
+  assert.equal(opened.audience, 'operator');
+  const ada = ops('ada', []);
+  const first = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'A' } }, ada);
+  assert.deepEqual(first.ok && first.awaiting, { approvals: 1, needed: 2 });
+  const twice = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'A' } }, { ...ada, name: 'Ada again' });
+  assert.equal(twice.ok ? 'ok' : twice.kind, 'already-approved');
+  assert.deepEqual((await desk.approvals(opened))?.approvers.map((approver) => approver.subject), ['ada']);
+  const invalid = await desk.answer(opened.id, { action: 'accept', content: {} }, ops('ben', []));
+  assert.equal(invalid.ok ? 'ok' : invalid.kind, 'invalid', 'an approval is checked like an answer');
+  const second = await desk.answer(opened.id, { action: 'accept', content: { ticket: 'B' } }, ops('ben', []));
+  assert.equal(second.ok && second.question.state, 'answered');
+  assert.deepEqual(asked.asker.replies.map((reply) => ('result' in reply ? reply.result : reply)), [{ action: 'accept', content: { ticket: 'B' } }]);
+  assert.equal(await desk.approvals({ ...opened, origin: { upstream: 'desk', tool: 'other' } }), undefined, 'a tool without approvers needs no approvals');
 });

@@ -63,7 +63,7 @@ const ROWS: Record<OutcomeKind, Row> = {
     trail: ['delivered', 'rejected-answer', 'cancelled'],
   },
   'operator-answer': {
-    outcome: { kind: 'operator-answer', operator: 'alice', answer: { action: 'accept', content: { ticket: 'OP-1' } } },
+    outcome: { kind: 'operator-answer', operator: { kind: 'operator', name: 'alice' }, answer: { action: 'accept', content: { ticket: 'OP-1' } } },
     ask: { route: 'both' },
     resumed: true,
     hostTold: 'settled by an operator',

@@ -24,8 +24,13 @@ import type { DeskHost } from './question-route.js';
 import type { Outcome, Settlement } from './settle-table.js';
 import { effectsOf } from './settle-table.js';
 import { act } from './settle-acts.js';
-import { answerElsewhere } from './answer-elsewhere.js';
 import { ChangeWatch } from './change-watch.js';
+import type { AnswererRule } from '../access/answerers.js';
+import type { Principal } from '../access/principal.js';
+import type { ApprovalState } from './approvals.js';
+import { approvalsNeeded, approversIn } from './approvals.js';
+import { answererActor } from './operator-answerer.js';
+import { answerAsOperator, questionFor } from './operator-answer.js';
 
 export interface DeskOptions {
   store: QuestionStore;
@@ -39,6 +44,10 @@ export interface DeskOptions {
    * open itself. The store must stamp the same name on the questions it creates.
    */
   owner?: string;
+  /** `policy.answerers`: which operators may see and answer which questions (empty: all of them, all). */
+  answerers?: readonly AnswererRule[];
+  /** `questions.tools.<tool>.approvers`, by the tool name hosts see: four-eyes questions, routed to operators only. */
+  approvers?: Readonly<Record<string, number>>;
   /**
    * With a store that tells of changes (one several gateways share): how often the desk re-reads the questions it
    * holds, so a change notification lost on the way delays an answer by at most this long (default 3 s).
@@ -59,6 +68,8 @@ export class QuestionDesk implements OperatorDesk {
   #now: () => Date;
   #newId: () => string;
   #owner: string | undefined;
+  #answerers: readonly AnswererRule[];
+  #approvers: Readonly<Record<string, number>>;
   /** Every open question, by id. */
   #held = new Map<string, HeldQuestion>();
   #listeners = new Set<(event: QuestionEvent) => void>();
@@ -71,6 +82,8 @@ export class QuestionDesk implements OperatorDesk {
 
   constructor(options: DeskOptions) {
     this.#owner = options.owner;
+    this.#answerers = options.answerers ?? [];
+    this.#approvers = options.approvers ?? {};
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;
@@ -133,13 +146,18 @@ export class QuestionDesk implements OperatorDesk {
 
   async #open(request: OpenRequest): Promise<Opened> {
     const at = this.#now();
-    const decision = decideAudience({
-      policy: request.route,
+    // Four-eyes questions are for operators only: no host could settle one with a single answer.
+    const needed = approvalsNeeded(this.#approvers, request.origin.tool);
+    const route = needed > 1 ? 'operator' : request.route;
+    const decided = decideAudience({
+      policy: route,
       hostCannot: request.hostCannot,
       consent: consentReason(request.method, request.params),
       ...(request.consentTo ? { consentTo: request.consentTo } : {}),
       operatorAvailable: this.operatorAvailable,
     });
+    const fourEyes = `four-eyes: ${needed} different operators must accept (questions.tools.${request.origin.tool ?? ''}.approvers)`;
+    const decision = needed > 1 && request.route !== 'operator' ? { ...decided, reason: decided.reason ?? fourEyes } : decided;
     const toHost = decision.audience === 'host' || decision.audience === 'both';
     const pending: QuestionRecord = {
       id: this.#newId(),
@@ -147,7 +165,7 @@ export class QuestionDesk implements OperatorDesk {
       params: request.params,
       ...(request.hostParams && toHost ? { hostParams: request.hostParams } : {}),
       origin: request.origin,
-      route: request.route,
+      route,
       audience: decision.audience,
       ...(decision.reason ? { audienceReason: decision.reason } : {}),
       state: 'pending',
@@ -254,13 +272,14 @@ export class QuestionDesk implements OperatorDesk {
     try {
       if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
       const by = settlement.answeredBy;
-      const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? `operator:${by.name}` : 'gateway';
+      const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? answererActor(by) : 'gateway';
+      const detail = by.kind === 'gateway' ? { reason: by.reason } : by.kind === 'operator' && by.subject !== undefined && by.issuer !== undefined ? { issuer: by.issuer, subject: by.subject } : undefined;
       const updated = await this.#store.transition(id, {
         from: OPEN_STATES,
         to: settlement.to,
         answer: answerAtRest(held.method as QuestionRecord['method'], held.params, settlement.answer),
         answeredBy: by,
-        audit: { actor, action: settlement.to, ...(by.kind === 'gateway' ? { detail: { reason: by.reason } } : {}) },
+        audit: { actor, action: settlement.to, ...(detail ? { detail } : {}) },
       });
       if (updated) {
         if (this.#listeners.size > 0) this.#emit({ type: 'updated', question: updated });
@@ -304,38 +323,31 @@ export class QuestionDesk implements OperatorDesk {
     return { question, audit: await this.#store.auditTrail(id) };
   }
 
-  async answer(id: string, answer: QuestionAnswer, operator: string): Promise<AnswerOutcome> {
-    const actor = `operator:${operator}`;
-    const question = await this.#store.get(id);
-    if (!question) return { ok: false, kind: 'not-found', reason: `No question ${id}` };
-    const held = this.#held.get(id);
-    if (OPEN_STATES.includes(question.state) && !held && this.#watch) {
-      const watch = this.#watch;
-      const written = (record: QuestionRecord) => this.#emit({ type: 'updated', question: record });
-      return answerElsewhere(this.#store, question, answer, operator, written, (writing) => (watch.ownWrite(writing), () => watch.notWritten(writing)));
-    }
-    if (!OPEN_STATES.includes(question.state) || !held) {
-      const why = OPEN_STATES.includes(question.state)
-        ? `Question ${id} is ${question.state} but no call of this gateway waits for it (another instance holds it, or it is being abandoned)`
-        : `Question ${id} is already ${question.state}`;
-      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: held ? 'settled' : 'not held here', state: question.state } });
-      return { ok: false, kind: 'settled', reason: why, question };
-    }
-    if (question.audience === 'host') {
-      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: 'routed to the host only' } });
-      return { ok: false, kind: 'invalid', reason: `Question ${id} is routed to its host only (route: ${question.route})` };
-    }
-    const check = answer.action === 'accept' ? held.checkOperatorAnswer(answer) : { ok: true as const, answer };
-    if (!check.ok) {
-      await this.#store.audit({ questionId: id, actor, action: 'rejected-answer', detail: { why: check.reason, ...(check.field ? { field: check.field } : {}) } });
-      return { ok: false, kind: 'invalid', reason: check.reason, ...(check.field ? { field: check.field } : {}) };
-    }
-    const settled = await this.settle(id, { kind: 'operator-answer', operator, answer: check.answer });
-    const after = await this.#store.get(id);
-    if (!settled || !after) {
-      return after ? { ok: false, kind: 'settled', reason: `Question ${id} is already ${after.state}`, question: after } : { ok: false, kind: 'not-found', reason: `No question ${id}` };
-    }
-    return { ok: true, question: after };
+  mayAnswer(operator: Principal, question: QuestionRecord): boolean {
+    return questionFor(this.#answerers, operator, question);
+  }
+
+  async approvals(question: QuestionRecord): Promise<ApprovalState | undefined> {
+    const needed = approvalsNeeded(this.#approvers, question.origin.tool);
+    return needed > 1 ? { needed, approvers: approversIn(await this.#store.auditTrail(question.id)) } : undefined;
+  }
+
+  answer(id: string, answer: QuestionAnswer, operator: Principal): Promise<AnswerOutcome> {
+    const watch = this.#watch;
+    return answerAsOperator(
+      {
+        store: this.#store,
+        answerers: this.#answerers,
+        approvers: this.#approvers,
+        held: (which) => this.#held.get(which),
+        ...(watch ? { watch } : {}),
+        emit: (record) => this.#emit({ type: 'updated', question: record }),
+        settle: (which, outcome) => this.settle(which, outcome),
+      },
+      id,
+      answer,
+      operator,
+    );
   }
 
   subscribe(listener: (event: QuestionEvent) => void): () => void {

@@ -47,7 +47,8 @@ export interface QuestionOrigin {
 /** Who settled a question. */
 export type Answerer =
   | { kind: 'host'; sessionId: string }
-  | { kind: 'operator'; name: string }
+  /** `subject` and `issuer` name a verified operator (OpenID Connect); the shared token's operators have only a name. */
+  | { kind: 'operator'; name: string; subject?: string; issuer?: string }
   | { kind: 'gateway'; reason: string };
 
 /** An answer in the desk's own terms (accept with content or result, decline, cancel): defined with the one answer check. */

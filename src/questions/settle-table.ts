@@ -10,6 +10,7 @@ import type { JsonObject, JsonRpcResponse } from '../protocol/jsonrpc.js';
 import type { AnswerRefusal, QuestionAnswer } from '../translation/answers/answer-check.js';
 import { hostAnswerOf } from '../translation/answers/answer-check.js';
 import type { HeldQuestion } from './held-question.js';
+import type { OperatorAnswerer } from './operator-answerer.js';
 
 export type Outcome =
   /** The host answered, and its answer passed the check (`checked`: the result the upstream gets, defaults filled in). */
@@ -17,7 +18,7 @@ export type Outcome =
   /** The host answered, and its answer broke the limits or the schema it was asked with. */
   | { kind: 'host-answer-refused'; refusal: AnswerRefusal }
   /** An operator answered (already checked against what the upstream asked). */
-  | { kind: 'operator-answer'; operator: string; answer: QuestionAnswer }
+  | { kind: 'operator-answer'; operator: OperatorAnswerer; answer: QuestionAnswer }
   | { kind: 'expired' }
   /** The upstream sent notifications/cancelled for its request (`reason` as it gave it, if a string). */
   | { kind: 'upstream-withdrew'; reason: string | undefined }
@@ -121,7 +122,7 @@ export const SETTLE_EFFECTS: { [K in OutcomeKind]: SettleEffects<Extract<Outcome
     upstream: 'invalid-answer',
   },
   'operator-answer': {
-    record: ({ operator, answer }) => ({ to: STATE_OF_ACTION[answer.action], answeredBy: { kind: 'operator', name: operator }, answer }),
+    record: ({ operator, answer }) => ({ to: STATE_OF_ACTION[answer.action], answeredBy: operator, answer }),
     resume: true,
     tellHost: () => 'settled by an operator',
     upstream: 'recorded-answer',

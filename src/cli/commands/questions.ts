@@ -66,7 +66,12 @@ async function askInTerminal(question: QuestionView, io: CliIo): Promise<AnswerR
 
 function printSettled(io: CliIo, asJson: boolean | undefined, question: QuestionView): void {
   if (asJson) json(io, { question });
-  else io.stdout.write(`Question ${safeText(question.id)} ${safeText(describeSettlement(question))}\n`);
+  else if (question.state === 'pending' || question.state === 'delivered') {
+    // Four-eyes: the accept was recorded as an approval and the question waits for another operator.
+    const approvals = question.approvals;
+    const count = approvals === undefined ? '' : `: ${approvals.approvers.length} of ${approvals.needed} approvals`;
+    io.stdout.write(`Question ${safeText(question.id)} awaits more approvals${safeText(count)}\n`);
+  } else io.stdout.write(`Question ${safeText(question.id)} ${safeText(describeSettlement(question))}\n`);
 }
 
 /** What a subcommand does when it is only asked for its help: nothing (the caller prints the help). */

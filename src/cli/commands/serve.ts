@@ -67,7 +67,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...config.http,
     logger,
     extraRoutes: operator.routes,
-    isOperator: (authorization) => operator.isOperator(authorization),
+    isOperator: (req) => operator.isOperator(req),
     healthDetails: () => operator.healthDetails(),
     ...(cluster ? { cluster } : {}),
     hostAuth: hosts.auth,

@@ -11,7 +11,7 @@ export function describeAnswerer(by: QuestionView['answeredBy']): string | undef
     case 'host':
       return `its host (session ${by.sessionId})`;
     case 'operator':
-      return `operator ${by.name}`;
+      return by.subject !== undefined && by.subject !== by.name ? `operator ${by.name} <${by.subject}>` : `operator ${by.name}`;
     default:
       return `the gateway (${by.reason})`;
   }

@@ -53,6 +53,22 @@ describe('formatQuestionTable', () => {
 });
 
 describe('formatQuestionDetail', () => {
+  it('shows who asked (host principal, client name, the call\'s arguments), a four-eyes question\'s approvals, and a verified answerer', () => {
+    const question = {
+      ...settled(RESTART_QUESTION, 'answered', { kind: 'operator', name: 'Ben', subject: 'ben-sub', issuer: 'https://id.example' }),
+      principal: 'host-1 (https://id.example)',
+      clientName: 'claude-code',
+      arguments: { service: 'payments-api', apiKey: '[redacted]' },
+      approvals: { needed: 2, approvers: [{ name: 'Ada', subject: 'ada-sub', issuer: 'https://id.example', at: '2025-06-01T12:01:00.000Z' }, { name: 'Ben', subject: 'ben-sub', issuer: 'https://id.example', at: '2025-06-01T12:02:00.000Z' }] },
+    };
+    const text = formatQuestionDetail({ question, audit: [] }, NOW);
+    assert.match(text, /^ {2}principal +host-1 \(https:\/\/id\.example\)$/m);
+    assert.match(text, /^ {2}client +claude-code$/m);
+    assert.match(text, /^ {2}arguments +\{"service":"payments-api","apiKey":"\[redacted\]"\}$/m);
+    assert.match(text, /^ {2}approvals +2 of 2: Ada <ada-sub>, Ben <ben-sub>$/m);
+    assert.match(text, /^ {2}answered by +operator Ben <ben-sub>$/m);
+  });
+
   it('shows the record, the form fields and the audit trail', () => {
     const text = formatQuestionDetail(
       {

@@ -1,9 +1,13 @@
 // @ts-check
-/** @module The console's client of the operator REST API: every call carries the Bearer token; errors become ApiError with the body's code and field. */
+/**
+ * @module The console's client of the operator REST API: every call carries the Bearer token (token sign-in) or the
+ * session cookie and, on a POST, its CSRF token (OpenID Connect sign-in); errors become ApiError with the body's code and field.
+ */
 
 /**
  * @typedef {{ action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>, result?: Record<string, unknown> }} Answer
- * @typedef {{ kind: 'host', sessionId: string } | { kind: 'operator', name: string } | { kind: 'gateway', reason: string }} Answerer
+ * @typedef {{ kind: 'host', sessionId: string } | { kind: 'operator', name: string, subject?: string, issuer?: string } | { kind: 'gateway', reason: string }} Answerer
+ * @typedef {{ needed: number, approvers: { name: string, subject: string, issuer: string, at: string }[] }} ApprovalState
  * @typedef {object} Question
  * @property {string} id
  * @property {string} state
@@ -14,6 +18,9 @@
  * @property {string} [tool]
  * @property {string} [hostSessionId]
  * @property {string} [principal]
+ * @property {string} [clientName]
+ * @property {Record<string, unknown>} [arguments]
+ * @property {ApprovalState} [approvals]
  * @property {string} [hostRevision]
  * @property {string} route
  * @property {string} audience
@@ -82,7 +89,32 @@ export class ApiError extends Error {
 }
 
 /**
- * @param {{ token: () => string | null, operator: () => string, onUnauthorized: () => void }} session
+ * @typedef {{ issuer: string, subject: string, name: string, groups: string[], via: 'session' | 'bearer' | 'token', csrf?: string, expiresAt?: string }} Session
+ * @typedef {{ oidc: boolean, token: boolean, signIn?: string }} AuthMethods
+ * @typedef {{ question: Question, state?: 'awaiting-approval', approvals?: number, needed?: number }} Answered
+ */
+
+/**
+ * Which sign-ins the gateway offers this browser (needs no credential).
+ * @returns {Promise<AuthMethods>}
+ */
+export async function authMethods() {
+  const response = await fetch('/api/auth', { headers: { accept: 'application/json' }, cache: 'no-store' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+/**
+ * The operator this browser's session cookie signs in, or undefined without one.
+ * @returns {Promise<Session | undefined>}
+ */
+export async function cookieSession() {
+  const response = await fetch('/api/session', { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' });
+  return response.ok ? response.json() : undefined;
+}
+
+/**
+ * @param {{ token: () => string | null, operator: () => string, csrf: () => string | null, onUnauthorized: () => void }} session
  */
 export function createApi(session) {
   /**
@@ -92,11 +124,14 @@ export function createApi(session) {
    */
   async function call(path, init = {}) {
     const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${session.token() ?? ''}`);
+    const token = session.token();
+    if (token !== null) headers.set('authorization', `Bearer ${token}`);
     headers.set('accept', 'application/json');
     const operator = session.operator();
-    if (operator !== '') headers.set('x-switchboard-operator', operator);
-    const response = await fetch(path, { ...init, headers, cache: 'no-store' });
+    if (token !== null && operator !== '') headers.set('x-switchboard-operator', operator);
+    const csrf = session.csrf();
+    if (csrf !== null && (init.method ?? 'GET') !== 'GET') headers.set('x-csrf-token', csrf);
+    const response = await fetch(path, { ...init, headers, cache: 'no-store', credentials: 'same-origin' });
     const body = await response.json().catch(() => undefined);
     if (response.ok) return body;
     if (response.status === 401) session.onUnauthorized();
@@ -122,10 +157,14 @@ export function createApi(session) {
     /**
      * @param {string} id
      * @param {Answer} answer
-     * @returns {Promise<{ question: Question }>}
+     * @returns {Promise<Answered>} with `state: 'awaiting-approval'` when a four-eyes question needs more approvals
      */
     answer(id, answer) {
       return call(`/api/questions/${encodeURIComponent(id)}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) });
+    },
+    /** Ends the console session (OpenID Connect sign-in). */
+    async signOut() {
+      await call('/console/logout', { method: 'POST' }).catch(() => undefined);
     },
     /**
      * Composite runs, newest first.

@@ -1,7 +1,10 @@
 // @ts-check
-/** @module The console's entry point: sign-in, the live inbox, the history, the record view and the composite runs, switched by the URL fragment. */
+/**
+ * @module The console's entry point: sign-in (OpenID Connect through the gateway's session cookie, or the operator
+ * token where the gateway accepts it), the live inbox, the history, the record view and the composite runs, switched by the URL fragment.
+ */
 
-import { createApi, OPEN_STATES } from './api.js';
+import { authMethods, cookieSession, createApi, OPEN_STATES } from './api.js';
 import { byId, h, replaceChildren } from './dom.js';
 import { followEvents } from './event-stream.js';
 import { createHistory, renderDetail } from './history-view.js';
@@ -9,6 +12,7 @@ import { questionCard } from './question-card.js';
 import { createRuns, renderRun } from './runs-view.js';
 
 /** @typedef {import('./api.js').Question} Question */
+/** @typedef {import('./api.js').Session} Session */
 
 const TOKEN_KEY = 'switchboard.operator.token';
 const NAME_KEY = 'switchboard.operator.name';
@@ -16,6 +20,7 @@ const NAME_KEY = 'switchboard.operator.name';
 const el = {
   signIn: byId('sign-in', HTMLElement),
   signInForm: byId('sign-in-form', HTMLFormElement),
+  oidcSignIn: byId('oidc-sign-in', HTMLElement),
   token: byId('token', HTMLInputElement),
   name: byId('operator-name', HTMLInputElement),
   signInError: byId('sign-in-error', HTMLElement),
@@ -42,11 +47,17 @@ let events;
 /** @type {Map<string, { question: Question, card: ReturnType<typeof questionCard> }>} */
 const inbox = new Map();
 let historyLoaded = false;
+/** @type {Session | undefined} the OpenID Connect sign-in, while there is one */
+let session;
+
+/** Signed in either way. */
+const signedIn = () => session !== undefined || sessionStorage.getItem(TOKEN_KEY) !== null;
 
 const api = createApi({
-  token: () => sessionStorage.getItem(TOKEN_KEY),
+  token: () => (session ? null : sessionStorage.getItem(TOKEN_KEY)),
   operator: () => localStorage.getItem(NAME_KEY) ?? '',
-  onUnauthorized: () => signOut('The token was refused. Sign in again.'),
+  csrf: () => session?.csrf ?? null,
+  onUnauthorized: () => signOut(session ? 'Your sign-in has ended. Sign in again.' : 'The token was refused. Sign in again.'),
 });
 
 const history = createHistory({
@@ -128,7 +139,7 @@ function showStatus(status) {
 }
 
 function route() {
-  if (!sessionStorage.getItem(TOKEN_KEY)) return;
+  if (!signedIn()) return;
   const hash = location.hash.replace(/^#/, '');
   const questionId = hash.startsWith('question/') ? decodeURIComponent(hash.slice('question/'.length)) : undefined;
   const runId = hash.startsWith('run/') ? decodeURIComponent(hash.slice('run/'.length)) : undefined;
@@ -168,11 +179,13 @@ function start() {
   el.signIn.hidden = true;
   el.nav.hidden = false;
   el.session.hidden = false;
-  el.who.textContent = `Signed in as ${localStorage.getItem(NAME_KEY) || 'operator'}`;
+  el.who.textContent = session
+    ? `Signed in as ${session.name === session.subject ? session.name : `${session.name} (${session.subject})`}`
+    : `Signed in as ${localStorage.getItem(NAME_KEY) || 'operator'}`;
   events = followEvents({
-    token: () => sessionStorage.getItem(TOKEN_KEY),
+    token: () => (session ? null : sessionStorage.getItem(TOKEN_KEY)),
     onStatus: showStatus,
-    onUnauthorized: () => signOut('The token was refused. Sign in again.'),
+    onUnauthorized: () => signOut(session ? 'Your sign-in has ended. Sign in again.' : 'The token was refused. Sign in again.'),
     onEvent(event) {
       const data = JSON.parse(event.data);
       if (event.event === 'ready') {
@@ -188,6 +201,7 @@ function start() {
 
 /** @param {string} [message] */
 function signOut(message) {
+  session = undefined;
   sessionStorage.removeItem(TOKEN_KEY);
   events?.close();
   events = undefined;
@@ -219,9 +233,32 @@ el.signInForm.addEventListener('submit', async (event) => {
   el.token.value = '';
   start();
 });
-el.signOut.addEventListener('click', () => signOut());
+el.signOut.addEventListener('click', async () => {
+  // The session cookie is cleared by the gateway (the console cannot read or delete it).
+  if (session) await api.signOut();
+  signOut();
+});
 window.addEventListener('hashchange', route);
 
-el.name.value = localStorage.getItem(NAME_KEY) ?? '';
-if (sessionStorage.getItem(TOKEN_KEY)) start();
-else signOut();
+/** Shows the sign-ins the gateway offers this browser, and resumes a session the cookie still holds. */
+async function boot() {
+  el.name.value = localStorage.getItem(NAME_KEY) ?? '';
+  /** @type {import('./api.js').AuthMethods} */
+  let methods = { oidc: false, token: true };
+  try {
+    methods = await authMethods();
+  } catch {
+    // An older gateway, or none: offer the token.
+  }
+  el.oidcSignIn.hidden = !methods.oidc;
+  el.signInForm.hidden = !methods.token;
+  if (methods.oidc && !sessionStorage.getItem(TOKEN_KEY)) {
+    session = await cookieSession().catch(() => undefined);
+    if (session?.via !== 'session') session = undefined;
+  }
+  if (signedIn()) start();
+  else signOut();
+  el.oidcSignIn.hidden = !methods.oidc;
+  el.signInForm.hidden = !methods.token;
+}
+void boot();

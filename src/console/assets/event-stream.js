@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * @module Live events for the console: reads /api/questions/events with fetch() so the request carries the Bearer
- * header (EventSource cannot send one, and a token in the URL would end up in logs), and reconnects with backoff.
+ * header (or the session cookie) (EventSource cannot send one, and a token in the URL would end up in logs), and reconnects with backoff.
  */
 
 /** @typedef {{ event: string, data: string }} SseEvent */
@@ -53,8 +53,9 @@ export function followEvents({ token, onEvent, onStatus, onUnauthorized }) {
     controller = new AbortController();
     try {
       const response = await fetch('/api/questions/events', {
-        headers: { authorization: `Bearer ${token() ?? ''}`, accept: 'text/event-stream' },
+        headers: { ...(token() === null ? {} : { authorization: `Bearer ${token()}` }), accept: 'text/event-stream' },
         cache: 'no-store',
+        credentials: 'same-origin',
         signal: controller.signal,
       });
       if (response.status === 401) {

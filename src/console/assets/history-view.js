@@ -98,6 +98,8 @@ export function renderDetail(container, { question: q, audit, runId, runStepId }
     ['Tool', q.tool],
     ['Host session', q.hostSessionId],
     ['Principal', q.principal],
+    ['Client', q.clientName],
+    ['Approvals', q.approvals ? `${q.approvals.approvers.length} of ${q.approvals.needed}${q.approvals.approvers.length ? `: ${q.approvals.approvers.map((a) => `${a.name} <${a.subject}>`).join(', ')}` : ''}` : undefined],
     ['Host revision', q.hostRevision],
     ['Route', q.route],
     ['Audience', q.audienceReason ? `${q.audience} (${q.audienceReason})` : q.audience],
@@ -119,6 +121,7 @@ export function renderDetail(container, { question: q, audit, runId, runStepId }
         ? null
         : [h('dt', {}, 'Asked by run'), h('dd', {}, h('a', { href: `#run/${encodeURIComponent(runId)}` }, runStepId ? `${runId} (step ${runStepId})` : runId))],
     ),
+    q.arguments === undefined ? null : [h('h3', {}, 'Arguments of the call'), json(q.arguments)],
     h('h3', {}, 'Asked (params as the upstream sent them)'),
     json(q.params),
     h('h3', {}, 'Sent to the host (translated form)'),

@@ -19,9 +19,12 @@ const text = (value) => (typeof value === 'string' ? value : '');
 /**
  * The answering part of a card: a form whose buttons send an answer. `collect` builds the accept (or returns
  * field errors); decline and cancel need nothing.
- * @param {{ api: Api, question: Question, body: (Node | null)[], acceptLabel: string, collect: () => { answer: Answer } | { errors: { field: string, message: string }[] }, showFieldErrors: (errors: { field: string, message: string }[]) => void, onAnswered: (question: Question) => void }} options
+ * A four-eyes accept that does not settle the question calls `onApproved` with the question as it stands.
+ * @param {{ api: Api, question: Question, body: (Node | null)[], acceptLabel: string, collect: () => { answer: Answer } | { errors: { field: string, message: string }[] }, showFieldErrors: (errors: { field: string, message: string }[]) => void, onAnswered: (question: Question) => void, onApproved?: (question: Question) => void }} options
  */
-function answerForm({ api, question, body, acceptLabel, collect, showFieldErrors, onAnswered }) {
+function answerForm({ api, question, body, acceptLabel, collect, showFieldErrors, onAnswered, onApproved = () => {} }) {
+  const noteId = uniqueId('approval-note');
+  const approvalNote = h('p', { class: 'approval-note', id: noteId, role: 'status', hidden: true });
   const errorId = uniqueId('form-error');
   const formError = h('p', { class: 'form-error', id: errorId, role: 'alert', hidden: true });
   const buttons = [
@@ -29,7 +32,7 @@ function answerForm({ api, question, body, acceptLabel, collect, showFieldErrors
     h('button', { type: 'button', 'data-action': 'decline' }, 'Decline'),
     h('button', { type: 'button', 'data-action': 'cancel' }, 'Cancel'),
   ];
-  const form = h('form', { class: 'answer', novalidate: true, 'aria-describedby': errorId }, body, h('div', { class: 'actions' }, buttons), formError);
+  const form = h('form', { class: 'answer', novalidate: true, 'aria-describedby': errorId }, body, h('div', { class: 'actions' }, buttons), approvalNote, formError);
 
   /** @param {string | undefined} message */
   const showFormError = (message) => {
@@ -42,9 +45,22 @@ function answerForm({ api, question, body, acceptLabel, collect, showFieldErrors
     showFormError(undefined);
     for (const button of buttons) button.disabled = true;
     try {
-      const { question: settled } = await api.answer(question.id, answer);
-      onAnswered(settled);
+      const answered = await api.answer(question.id, answer);
+      if (answered.state === 'awaiting-approval') {
+        // Four-eyes: recorded as this operator's approval; the question stays open for another operator.
+        approvalNote.textContent = `Your approval is recorded: ${answered.approvals} of ${answered.needed} approvals. Another operator must approve it.`;
+        approvalNote.hidden = false;
+        onApproved(answered.question);
+        return;
+      }
+      onAnswered(answered.question);
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'ALREADY_APPROVED') {
+        approvalNote.textContent = 'You approved this question already. Another operator must approve it.';
+        approvalNote.hidden = false;
+        if (error.question) onApproved(error.question);
+        return;
+      }
       if (error instanceof ApiError && error.status === 409 && error.question) {
         onAnswered(error.question);
         return;
@@ -81,8 +97,9 @@ function answerForm({ api, question, body, acceptLabel, collect, showFieldErrors
  * @param {Question} question
  * @param {Api} api
  * @param {(question: Question) => void} onAnswered
+ * @param {(question: Question) => void} onApproved
  */
-function elicitationBody(question, api, onAnswered) {
+function elicitationBody(question, api, onAnswered, onApproved) {
   const { params } = question;
   const message = h('p', { class: 'message' }, text(params.message));
   if (params.mode === 'url') {
@@ -90,7 +107,7 @@ function elicitationBody(question, api, onAnswered) {
     return [
       message,
       h('p', { class: 'url' }, 'Open: ', h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url)),
-      answerForm({ api, question, body: [], acceptLabel: 'Done', collect: () => ({ answer: { action: 'accept' } }), showFieldErrors: () => {}, onAnswered }),
+      answerForm({ api, question, body: [], acceptLabel: 'Done', collect: () => ({ answer: { action: 'accept' } }), showFieldErrors: () => {}, onAnswered, onApproved }),
     ];
   }
   const fields = fieldsFromSchema(params.requestedSchema);
@@ -106,6 +123,7 @@ function elicitationBody(question, api, onAnswered) {
     },
     showFieldErrors: (errors) => view.showErrors(errors.map((e) => ({ field: fieldOfErrorPath(fields, e.field) ?? e.field, message: e.message }))),
     onAnswered,
+    onApproved,
   });
   return [message, form];
 }
@@ -221,7 +239,7 @@ export function questionCard(question, { api, skewMs, onSettled, onDismiss }) {
       ? samplingBody(question, api, settle)
       : question.method === 'roots/list'
         ? rootsBody(question, api, settle)
-        : elicitationBody(question, api, settle);
+        : elicitationBody(question, api, settle, renderHeader);
   replaceChildren(body, parts);
   return {
     element: card,

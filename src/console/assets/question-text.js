@@ -21,7 +21,7 @@ export function describeAnswerer(by) {
     case 'host':
       return `host ${by.sessionId}`;
     case 'operator':
-      return `operator ${by.name}`;
+      return by.subject !== undefined && by.subject !== by.name ? `operator ${by.name} <${by.subject}>` : `operator ${by.name}`;
     default:
       return `the gateway (${by.reason})`;
   }
@@ -45,7 +45,35 @@ export function questionSummary(q, titleId, skewMs) {
       ` asked ${formatTime(q.createdAt, skewMs)}`,
       q.state === 'pending' || q.state === 'delivered' ? ` · expires ${formatTime(q.deadline, skewMs)}` : '',
     ),
+    askedBy(q),
+    approvalsLine(q),
   ];
+}
+
+/**
+ * Who asked: the host principal and its client name, and the arguments of the tool call (secrets already redacted).
+ * @param {Question} q
+ */
+export function askedBy(q) {
+  if (q.principal === undefined && q.clientName === undefined && q.arguments === undefined) return null;
+  const host = [q.principal ?? 'an unauthenticated host', q.clientName ? `(${q.clientName})` : ''].filter(Boolean).join(' ');
+  return h(
+    'div',
+    { class: 'asked-by' },
+    h('p', {}, `Asked by ${host}${q.tool ? ` calling ${q.tool}` : ''}`),
+    q.arguments === undefined ? null : h('pre', { class: 'arguments', 'aria-label': 'Arguments of the call' }, JSON.stringify(q.arguments, null, 2)),
+  );
+}
+
+/**
+ * A four-eyes question's approvals: "1 of 2 approvals: Ada".
+ * @param {Question} q
+ */
+export function approvalsLine(q) {
+  if (!q.approvals) return null;
+  const { needed, approvers } = q.approvals;
+  const who = approvers.map((approver) => (approver.name === approver.subject ? approver.name : `${approver.name} <${approver.subject}>`)).join(', ');
+  return h('p', { class: 'approvals', 'data-approvals': String(approvers.length) }, `${approvers.length} of ${needed} approvals${who ? `: ${who}` : ''}`);
 }
 
 /**

@@ -279,7 +279,7 @@ describe('HTTP edge checks', () => {
 
     it('shows /healthz\'s per-upstream detail only to a request with the operator token', async () => {
       const gateway = new FakeGateway({ ready: false });
-      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (authorization) => authorization === 'Bearer op-token' });
+      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (req) => req.headers.get('authorization') === 'Bearer op-token' });
       const operator = { headers: { authorization: 'Bearer op-token' } };
       const before = await h.handle(new Request(`${BASE}/healthz`, operator));
       assert.equal(before.status, 503);
@@ -295,7 +295,7 @@ describe('HTTP edge checks', () => {
 
     it('adds the store and the instances to /healthz for an operator, and only for one', async () => {
       const details = { store: { type: 'postgres', where: 'postgres://gw@db/sb' }, instance: 'gw-1', instances: [{ id: 'gw-1', state: 'up' }] };
-      const h = createMcpHttpHandler(new FakeGateway({ ready: true }), { ...SETTINGS, isOperator: (a) => a === 'Bearer op-token', healthDetails: async () => details });
+      const h = createMcpHttpHandler(new FakeGateway({ ready: true }), { ...SETTINGS, isOperator: (req) => req.headers.get('authorization') === 'Bearer op-token', healthDetails: async () => details });
       const shown = (await (await h.handle(new Request(`${BASE}/healthz`, { headers: { authorization: 'Bearer op-token' } }))).json()) as Record<string, unknown>;
       assert.deepEqual([shown.ready, shown.store, shown.instance, shown.instances], [true, details.store, 'gw-1', details.instances]);
       assert.deepEqual(await (await h.handle(new Request(`${BASE}/healthz`))).json(), { ready: true });
@@ -307,7 +307,7 @@ describe('HTTP edge checks', () => {
 
     it('draining: a new session is refused with 503 and Retry-After, an open one goes on, /healthz says draining', async () => {
       const gateway = new FakeGateway({ ready: true });
-      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (a) => a === 'Bearer op-token' });
+      const h = createMcpHttpHandler(gateway, { ...SETTINGS, isOperator: (req) => req.headers.get('authorization') === 'Bearer op-token' });
       const opened = await h.handle(mcpPost(initializeBody()));
       const sessionId = opened.headers.get('mcp-session-id');
       assert.ok(sessionId);

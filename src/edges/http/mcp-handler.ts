@@ -53,8 +53,8 @@ export interface ExtraRoutes {
 export type McpHttpHandlerSettings = HttpSettings & {
   logger: Logger;
   extraRoutes?: ExtraRoutes[];
-  /** Whether an `Authorization` header is an operator's: only then does `/healthz` show each upstream (else only `ready`). */
-  isOperator?: (authorization: string | null) => boolean;
+  /** Whether the request carries an operator credential: only then does `/healthz` show each upstream (else only `ready`). */
+  isOperator?: (req: Request) => boolean | Promise<boolean>;
   /** What `/healthz` adds for an operator besides the upstreams (the store, the gateway instances sharing it). */
   healthDetails?: () => Promise<Record<string, unknown>>;
   /** The cluster link (design 013): a request for another instance's session or parked call is forwarded there. */
@@ -302,7 +302,7 @@ export function createMcpHttpHandler(gateway: GatewayHandle, settings: McpHttpHa
   async function handleHealth(req: Request): Promise<Response> {
     if (req.method !== 'GET') return methodNotAllowed('GET');
     const report = gateway.health();
-    const detailed = settings.isOperator?.(req.headers.get('authorization')) === true;
+    const detailed = (await settings.isOperator?.(req)) === true;
     const details = detailed && settings.healthDetails ? await settings.healthDetails().catch((error: unknown) => ({ detailsError: error instanceof Error ? error.message : String(error) })) : {};
     const ready = report.ready && !draining;
     const shown = detailed ? { ...report, ...details, ready } : { ready };

@@ -34,9 +34,23 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 const answerer = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('host'), sessionId: z.string() }),
-  z.object({ kind: z.literal('operator'), name: z.string() }),
+  z.object({
+    kind: z.literal('operator'),
+    name: z.string(),
+    subject: z.string().optional().describe('A verified operator\'s subject at the OpenID provider (absent for the shared token\'s label).'),
+    issuer: z.string().optional().describe('The OpenID provider that verified them.'),
+  }),
   z.object({ kind: z.literal('gateway'), reason: z.string() }),
 ]);
+
+export const approvalStateSchema = z
+  .object({
+    needed: z.number().int().min(2).describe('How many different operators must accept (questions.tools.<tool>.approvers).'),
+    approvers: z
+      .array(z.object({ name: z.string(), subject: z.string(), issuer: z.string(), at: isoTime }))
+      .describe('Who approved so far, each operator once, oldest first.'),
+  })
+  .meta({ id: 'ApprovalState', description: 'A four-eyes question\'s approvals: it settles when `needed` different operators have accepted.' });
 
 export const answerRequestSchema = z
   .object({
@@ -60,7 +74,9 @@ export const questionViewSchema = z
     upstream: z.string(),
     tool: z.string().optional().describe('The tool whose call asked it, as the host knows it.'),
     hostSessionId: z.string().optional(),
-    principal: z.string().optional(),
+    principal: z.string().optional().describe('Who the host is, when the edge verified it: name, subject and issuer.'),
+    clientName: z.string().optional().describe('The host\'s client name (clientInfo.name).'),
+    arguments: jsonObject.optional().describe('The arguments of the tool call that asked, secret-looking fields redacted.'),
     hostRevision: z.string().optional(),
     route: z.enum(['host', 'host-then-operator', 'operator', 'both']),
     audience: z.enum(['host', 'operator', 'both', 'none']),
@@ -71,6 +87,7 @@ export const questionViewSchema = z
     createdAt: isoTime,
     updatedAt: isoTime,
     settledAt: isoTime.optional(),
+    approvals: approvalStateSchema.optional(),
   })
   .meta({ id: 'Question', description: 'A question, as every operator surface shows it.' });
 
@@ -91,7 +108,34 @@ export const questionDetailSchema = z.looseObject({
   runStepId: z.string().optional().describe('The step of that run that asked it.'),
 }).meta({ id: 'QuestionDetail' });
 
-export const answeredSchema = z.looseObject({ question: questionViewSchema }).meta({ id: 'Answered' });
+export const answeredSchema = z
+  .looseObject({
+    question: questionViewSchema,
+    state: z.literal('awaiting-approval').optional().describe('Only on 202: the accept was recorded as an approval; the question stays open.'),
+    approvals: z.number().int().min(1).optional().describe('On 202: approvals so far.'),
+    needed: z.number().int().min(2).optional().describe('On 202: approvals it needs.'),
+  })
+  .meta({ id: 'Answered', description: '200: the settled question. 202 (four-eyes): the approval recorded, `state: awaiting-approval`, with `approvals` of `needed`.' });
+
+export const sessionSchema = z
+  .looseObject({
+    issuer: z.string().describe('Who verified the operator: the OpenID provider, or `operator-token` for the shared token.'),
+    subject: z.string(),
+    name: z.string(),
+    groups: z.array(z.string()),
+    via: z.enum(['session', 'bearer', 'token']).describe('How this request was authenticated: the console\'s session cookie, an access token, the shared operator token.'),
+    csrf: z.string().optional().describe('With the session cookie: the token every state-changing request must send as X-CSRF-Token.'),
+    expiresAt: isoTime.optional().describe('With the session cookie: when the sign-in ends.'),
+  })
+  .meta({ id: 'Session', description: 'The operator this request is authenticated as.' });
+
+export const authMethodsSchema = z
+  .looseObject({
+    oidc: z.boolean().describe('Whether operators sign in with OpenID Connect (GET /console/login).'),
+    token: z.boolean().describe('Whether the shared operator token is accepted from this client.'),
+    signIn: z.string().optional().describe('Where the console sends a person to sign in.'),
+  })
+  .meta({ id: 'AuthMethods', description: 'Which sign-ins the console offers this client; needs no credential.' });
 
 export const questionEventSchema = z
   .looseObject({ type: z.enum(['created', 'updated']), question: questionViewSchema })
@@ -186,6 +230,9 @@ export const COMPONENT_SCHEMAS = {
   AuditEntry: auditEntrySchema,
   AnswerRequest: answerRequestSchema,
   Answered: answeredSchema,
+  ApprovalState: approvalStateSchema,
+  Session: sessionSchema,
+  AuthMethods: authMethodsSchema,
   QuestionEvent: questionEventSchema,
   Run: runSchema,
   RunStep: stepSchema,

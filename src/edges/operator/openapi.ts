@@ -16,6 +16,7 @@ const DOCUMENT = {
   tags: [
     { name: 'questions', description: 'The question desk, seen by an operator.' },
     { name: 'runs', description: 'Composite tool runs: every step, its timings, its answer.' },
+    { name: 'sign-in', description: 'Operators\' sign-in: OpenID Connect for the console, who am I.' },
     { name: 'meta', description: 'This document.' },
     { name: 'console', description: 'The web console (no authentication: it holds no data).' },
   ],
@@ -23,7 +24,17 @@ const DOCUMENT = {
 
 /** Adds what the routes do not name themselves: the bearer scheme, and every component (QuestionEvent is only sent as SSE data). */
 export function registerDocumentParts(app: OpenAPIHono): void {
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'The operator token from the gateway configuration.' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The operator token from the gateway configuration (where auth.operators.token accepts it), or a JWT access token of the OpenID provider of auth.operators.oidc whose audience is auth.operators.oidc.audience.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'switchboard_session',
+    description: 'The console\'s session cookie after OpenID Connect sign-in (GET /console/login). State-changing requests also send X-CSRF-Token (GET /api/session: csrf).',
+  });
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) app.openAPIRegistry.register(name, schema);
 }
 

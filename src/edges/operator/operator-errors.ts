@@ -13,10 +13,14 @@ export const OPERATOR_ERRORS = {
   INVALID_QUERY: { status: 400, summary: 'A query parameter is unknown or has a value it cannot take; `field` names it.' },
   /** The desk refused the answer: it breaks the limits or the schema the question was asked with. The question stays open. */
   INVALID_ANSWER: { status: 400, summary: 'The answer breaks the limits or the schema of the question (`field` names the first offending one); the question stays open.' },
-  /** No bearer token, or the wrong one. */
-  UNAUTHORIZED: { status: 401, summary: 'The `Authorization: Bearer` token is missing or wrong.' },
+  /** The sign-in callback could not finish: no sign-in in progress, a state that does not match, the provider's refusal, a code or ID token that does not verify. */
+  SIGN_IN_FAILED: { status: 400, summary: 'The OpenID Connect sign-in could not finish (no sign-in in progress, or it expired; the provider refused; the code or ID token did not verify). Sign in again.' },
+  /** No credential, or one that is not accepted here. */
+  UNAUTHORIZED: { status: 401, summary: 'No valid credential: the `Authorization: Bearer` token (the operator token where it is accepted, or an access token of the OpenID provider) is missing or wrong, or the console session is missing or expired.' },
+  /** A state change authenticated by the session cookie without the session's CSRF token, or from another origin. */
+  CSRF_REJECTED: { status: 403, summary: 'A request signed in by the console\'s session cookie that changes state must carry the session\'s `X-CSRF-Token` and come from the gateway\'s own origin.' },
   /** No such question. */
-  QUESTION_NOT_FOUND: { status: 404, summary: 'No question has this id.' },
+  QUESTION_NOT_FOUND: { status: 404, summary: 'No question has this id, or none this operator may answer (policy.answerers).' },
   /** No such composite run. */
   RUN_NOT_FOUND: { status: 404, summary: 'No composite run has this id.' },
   /** No such path under the operator API. */
@@ -25,6 +29,8 @@ export const OPERATOR_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; `Allow` lists the methods it has.' },
   /** The question was settled already (by the host, another operator, expiry…); nothing changed. */
   ALREADY_SETTLED: { status: 409, summary: 'The question was settled already (by its host, another operator, its deadline…); the record is unchanged and comes back in `question`.' },
+  /** A four-eyes question this operator approved already. */
+  ALREADY_APPROVED: { status: 409, summary: 'You approved this four-eyes question already: another operator must approve it; the question is unchanged and comes back in `question`.' },
   /** An answer with a secret field whose call waits on another gateway instance, which the cluster link could not reach. */
   ANSWER_HELD_ELSEWHERE: {
     status: 409,
@@ -37,6 +43,8 @@ export const OPERATOR_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'A request with a body must be sent as `Content-Type: application/json`.' },
   /** A bug on our side (the message is generic; details go to the log). */
   INTERNAL: { status: 500, summary: 'Something failed inside the gateway; the log has the details.' },
+  /** The OpenID provider cannot be reached (discovery or its keys), so a sign-in or a bearer token cannot be checked now. */
+  SIGN_IN_UNAVAILABLE: { status: 503, summary: 'The OpenID provider cannot be reached now (its discovery document or keys), so sign-in and access tokens cannot be checked; try again shortly.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;

@@ -5,26 +5,31 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 
+import type { Principal } from '../../access/principal.js';
 import type { OperatorDesk } from '../../questions/operator-desk.js';
-import type { AuditEntry } from '../../questions/question.js';
+import type { AuditEntry, QuestionFilter, QuestionRecord } from '../../questions/question.js';
 import type { RunStore } from '../../composite/run-store.js';
 import type { Logger } from '../../core/log.js';
 import { loggerFrom, silentLogger } from '../../core/log.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
 import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
 import type { QuestionView } from './api-schemas.js';
-import { createBearerCheck } from './bearer-auth.js';
 import { createConsoleAssets } from './console-assets.js';
+import { isForwarded } from '../http/cluster-forward.js';
+import { checkCsrf } from './csrf.js';
+import type { OperatorAuth, OperatorCredential } from './operator-auth.js';
+import { createOperatorAuth } from './operator-auth.js';
 import { parseListQuery, parseRunListQuery } from './list-query.js';
 import { openApiText, registerDocumentParts } from './openapi.js';
 import { API_HEADERS, jsonResponse, operatorError, OperatorProblem } from './operator-errors.js';
-import { OPERATOR_HEADER, operatorName } from './operator-name.js';
 import { DEFAULT_KEEP_ALIVE_MS, openEventStream } from './question-events.js';
 import type { OpenEventStream } from './question-events.js';
 import { toQuestionView } from './question-view.js';
 import * as table from './route-table.js';
 import { isOperatorPath, OPERATOR_ROUTES } from './route-table.js';
 import { toRunSummary, toRunView } from './run-view.js';
+import type { SignInRoutes } from './sign-in-routes.js';
+import { authMethodsResponse, ownOrigins, sessionResponse } from './sign-in-routes.js';
 
 /** What the operator surfaces read of the run store. */
 export type RunReader = Pick<RunStore, 'get' | 'list' | 'findByQuestion'>;
@@ -40,8 +45,14 @@ export interface OperatorRoutesOptions {
   desk: OperatorDesk;
   /** Composite runs (GET /api/runs, and the run of a question); none when left out. */
   runs?: RunReader;
-  /** The bearer token every /api request must carry. Never logged, never echoed. */
-  token: string;
+  /** The shared operator token, accepted everywhere unless `auth` says otherwise. Never logged, never echoed. */
+  token?: string;
+  /** Who may use the API (the shared token, the OpenID provider's access tokens, the console session); default: `token` everywhere. */
+  auth?: OperatorAuth;
+  /** The console's OpenID Connect sign-in (/console/login, /callback, /logout); absent: those paths are 404. */
+  signIn?: SignInRoutes;
+  /** `http.publicUrl`: one of the gateway's own origins, for the CSRF Origin check. */
+  publicUrl?: string;
   logger?: Logger;
   /** The clock (the `ready` event's serverTime). */
   now?: () => Date;
@@ -68,7 +79,8 @@ export interface OperatorRoutes {
 }
 
 /** Whatever reaches the log (an error message from below, say) never carries the token. */
-function redactingLogger(inner: Logger, token: string): Logger {
+function redactingLogger(inner: Logger, token: string | undefined): Logger {
+  if (token === undefined) return inner;
   const redact = (value: unknown): unknown => (typeof value === 'string' && value.includes(token) ? value.split(token).join('[redacted]') : value);
   return loggerFrom((level, message, fields) => {
     inner.log(level, String(redact(message)), fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, redact(value)])));
@@ -105,7 +117,37 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
   const runs = options.runs ?? NO_RUNS;
   const logger = redactingLogger(options.logger ?? silentLogger, options.token);
   const now = options.now ?? (() => systemClock.date());
-  const authorized = createBearerCheck(options.token);
+  if (options.auth === undefined && options.token === undefined) throw new Error('the operator routes need a token or an auth');
+  const auth = options.auth ?? createOperatorAuth({ ...(options.token === undefined ? {} : { token: options.token }), tokenMode: 'everywhere' });
+  /** The operator of each authenticated request. */
+  const credentials = new WeakMap<Request, OperatorCredential>();
+  const operatorOf = (c: Context): Principal => {
+    const credential = credentials.get(c.req.raw);
+    if (credential === undefined) throw new Error('an operator route ran without an authenticated operator');
+    return credential.operator;
+  };
+  /** The question as this operator sees it: with its approvals when it is a four-eyes one. */
+  const viewOf = async (record: QuestionRecord): Promise<QuestionView> => {
+    const view = toQuestionView(record);
+    const approvals = await desk.approvals(record);
+    return approvals === undefined ? view : { ...view, approvals };
+  };
+  /**
+   * The questions of `filter` this operator may answer. The store pages before the rules apply, so with rules a page
+   * may be thin: further pages are read (up to 10) until `limit` are found.
+   */
+  const visibleList = async (filter: QuestionFilter, operator: Principal): Promise<QuestionRecord[]> => {
+    const limit = filter.limit ?? 100;
+    const found: QuestionRecord[] = [];
+    let page = await desk.list(filter);
+    for (let pass = 1; ; pass += 1) {
+      found.push(...page.filter((record) => desk.mayAnswer(operator, record)));
+      const last = page.at(-1);
+      if (found.length >= limit || page.length < limit || last === undefined || pass >= 10) break;
+      page = await desk.list({ ...filter, limit, before: last.createdAt });
+    }
+    return found.slice(0, limit);
+  };
   const assets = createConsoleAssets(options.consoleDir);
   const streams = new Set<OpenEventStream>();
   // Routed on the path as sent: a percent-encoded segment never matches a literal one (Hono would decode first).
@@ -123,12 +165,22 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     app.on(route.method.toUpperCase(), route.getRoutingPath(), handler);
   };
 
-  app.use('/api', requireToken);
-  app.use('/api/*', requireToken);
-  async function requireToken(c: Context, next: () => Promise<void>): Promise<void> {
-    if (authorized(c.req.header('authorization') ?? null)) return next();
-    logger.log('warn', 'operator API: request without a valid bearer token', { method: c.req.method, path: pathOf(c) });
-    throw new OperatorProblem('UNAUTHORIZED', 'Send Authorization: Bearer <operator token>', { headers: { 'www-authenticate': 'Bearer realm="switchboard"' } });
+  app.use('/api', requireOperator);
+  app.use('/api/*', requireOperator);
+  async function requireOperator(c: Context, next: () => Promise<void>): Promise<void> {
+    // Which sign-ins exist is for anyone: the console asks before it has a credential.
+    if (pathOf(c) === table.authMethodsRoute.path) return next();
+    let credential: OperatorCredential;
+    try {
+      credential = await auth.authenticate(c.req.raw);
+    } catch (problem) {
+      logger.log('warn', 'operator API: request without a valid credential', { method: c.req.method, path: pathOf(c), ...(problem instanceof OperatorProblem ? { reason: problem.message } : {}) });
+      throw problem;
+    }
+    // A request another instance forwarded over the cluster link had its Origin checked there (its URL here is this instance's).
+    if (credential.via === 'session') checkCsrf(c.req.raw, credential.csrf, isForwarded(c.req.raw) ? 'checked' : ownOrigins(c.req.raw, options.publicUrl));
+    credentials.set(c.req.raw, credential);
+    return next();
   }
   // A path that does not percent-decode names no route (Hono would hand the segment over undecoded).
   app.use('*', async (c, next) => {
@@ -143,21 +195,29 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     });
   }
 
+  serve(table.authMethodsRoute, async (c) => authMethodsResponse(c.req.raw, auth));
+  serve(table.sessionRoute, async (c) => {
+    const credential = credentials.get(c.req.raw);
+    if (credential === undefined) throw new Error('an operator route ran without an authenticated operator');
+    return sessionResponse(credential);
+  });
   serve(table.listQuestionsRoute, async (c) => {
     const query = parseListQuery(new URL(c.req.url).searchParams);
     if (!query.ok) throw new OperatorProblem('INVALID_QUERY', `${query.problem.field}: ${query.problem.message}`, { field: query.problem.field });
-    return jsonResponse((await desk.list(query.filter)).map(toQuestionView));
+    return jsonResponse(await Promise.all((await visibleList(query.filter, operatorOf(c))).map(viewOf)));
   });
-  serve(table.questionEventsRoute, async () => {
-    const stream = openEventStream({ desk, now, keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS, onEnd: () => streams.delete(stream) });
+  serve(table.questionEventsRoute, async (c) => {
+    const operator = operatorOf(c);
+    const stream = openEventStream({ desk, now, keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS, onEnd: () => streams.delete(stream), visible: (record) => desk.mayAnswer(operator, record), view: viewOf });
     streams.add(stream);
     return stream.response;
   });
   serve(table.getQuestionRoute, async (c) => {
     const id = c.req.param('id') ?? '';
     const found = await desk.get(id);
-    if (found === undefined) throw new OperatorProblem('QUESTION_NOT_FOUND', `No question ${JSON.stringify(id)}`);
-    const detail: { question: QuestionView; audit: AuditEntry[]; runId?: string; runStepId?: string } = { question: toQuestionView(found.question), audit: found.audit };
+    // A question this operator may not answer does not exist for them.
+    if (found === undefined || !desk.mayAnswer(operatorOf(c), found.question)) throw new OperatorProblem('QUESTION_NOT_FOUND', `No question ${JSON.stringify(id)}`);
+    const detail: { question: QuestionView; audit: AuditEntry[]; runId?: string; runStepId?: string } = { question: await viewOf(found.question), audit: found.audit };
     const asking = await runs.findByQuestion(id);
     if (asking !== undefined) {
       detail.runId = asking.run.id;
@@ -168,15 +228,20 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
   serve(table.answerQuestionRoute, async (c) => {
     const id = c.req.param('id') ?? '';
     const answer = await readAnswerRequest(c.req.raw, { maxBodyBytes: MAX_ANSWER_BODY_BYTES, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
-    const operator = operatorName(c.req.header(OPERATOR_HEADER) ?? null);
+    const operator = operatorOf(c);
     const outcome = await desk.answer(id, answer, operator);
-    logger.log('info', 'operator answer', { question: id, operator, action: answer.action, outcome: outcome.ok ? 'taken' : outcome.kind });
-    if (outcome.ok) return jsonResponse({ question: toQuestionView(outcome.question) });
+    logger.log('info', 'operator answer', { question: id, operator: operator.subject, issuer: operator.issuer, action: answer.action, outcome: outcome.ok ? (outcome.awaiting ? 'approved' : 'taken') : outcome.kind });
+    if (outcome.ok && outcome.awaiting) {
+      return jsonResponse({ question: await viewOf(outcome.question), state: 'awaiting-approval', approvals: outcome.awaiting.approvals, needed: outcome.awaiting.needed }, 202);
+    }
+    if (outcome.ok) return jsonResponse({ question: await viewOf(outcome.question) });
     switch (outcome.kind) {
       case 'not-found':
         throw new OperatorProblem('QUESTION_NOT_FOUND', outcome.reason);
       case 'settled':
         throw new OperatorProblem('ALREADY_SETTLED', outcome.reason, { extra: { question: toQuestionView(outcome.question) } });
+      case 'already-approved':
+        throw new OperatorProblem('ALREADY_APPROVED', outcome.reason, { extra: { question: await viewOf(outcome.question) } });
       case 'invalid':
         throw new OperatorProblem('INVALID_ANSWER', outcome.reason, outcome.field === undefined ? {} : { field: outcome.field });
       case 'elsewhere': {
@@ -200,6 +265,13 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
   });
   serve(table.openApiDocumentRoute, async () => new Response(document(), { status: 200, headers: API_HEADERS }));
   serve(table.consolePageRoute, () => assets.page());
+  const { signIn } = options;
+  const noSignIn = (): never => {
+    throw new OperatorProblem('NOT_FOUND', 'Sign-in with OpenID Connect is not configured (auth.operators.oidc)');
+  };
+  serve(table.signInRoute, (c) => (signIn ? signIn.login(c.req.raw) : noSignIn()));
+  serve(table.callbackRoute, (c) => (signIn ? signIn.callback(c.req.raw) : noSignIn()));
+  serve(table.logoutRoute, (c) => (signIn ? signIn.logout(c.req.raw) : noSignIn()));
   serve(table.consoleAssetRoute, (c) => assets.asset(c.req.param('asset') ?? ''));
 
   for (const [path, methods] of allowed) {

@@ -22,6 +22,8 @@ export function toQuestionView(record: QuestionRecord): QuestionView {
   if (origin.tool !== undefined) view.tool = origin.tool;
   if (origin.hostSessionId !== undefined) view.hostSessionId = origin.hostSessionId;
   if (origin.principal !== undefined) view.principal = origin.principal;
+  if (origin.clientName !== undefined) view.clientName = origin.clientName;
+  if (origin.arguments !== undefined) view.arguments = origin.arguments;
   if (origin.hostRevision !== undefined) view.hostRevision = origin.hostRevision;
   if (record.audienceReason !== undefined) view.audienceReason = record.audienceReason;
   if (record.answer !== undefined) view.answer = record.answer;

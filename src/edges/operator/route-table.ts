@@ -3,13 +3,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { RouteConfig } from '@hono/zod-openapi';
 
-import { answeredSchema, answerRequestSchema, errorBodySchema, listQuerySchema, questionDetailSchema, questionViewSchema, runListQuerySchema, runSchema, runSummarySchema } from './api-schemas.js';
+import { answeredSchema, answerRequestSchema, authMethodsSchema, errorBodySchema, sessionSchema, listQuerySchema, questionDetailSchema, questionViewSchema, runListQuerySchema, runSchema, runSummarySchema } from './api-schemas.js';
 import { OPERATOR_ERRORS } from './operator-errors.js';
 import type { OperatorErrorCode } from './operator-errors.js';
 
 type Responses = RouteConfig['responses'];
 
-const BEARER = [{ bearer: [] }];
+/** The operator token or an access token of the OpenID provider as a Bearer header, or the console's session cookie. */
+const BEARER: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
 
 /** A 200 body that is not JSON: its media type, described in words. */
 function textBody(description: string, mediaType: string, what: string): Responses[string] {
@@ -19,7 +20,7 @@ function textBody(description: string, mediaType: string, what: string): Respons
 /** The error responses of a route, one per status, naming the catalogue codes that share it (UNAUTHORIZED first where the token is needed). */
 function errorResponses(auth: boolean, codes: readonly OperatorErrorCode[]): Responses {
   const byStatus = new Map<number, OperatorErrorCode[]>();
-  for (const code of [...(auth ? (['UNAUTHORIZED'] as const) : []), ...codes]) {
+  for (const code of new Set([...(auth ? (['UNAUTHORIZED', 'SIGN_IN_UNAVAILABLE'] as const) : []), ...codes])) {
     const { status } = OPERATOR_ERRORS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -87,12 +88,81 @@ export const answerQuestionRoute = createRoute({
   tags: ['questions'],
   summary: 'Answer an open question',
   description:
-    'The answer is checked exactly as a host\'s would be (limits, the schema asked) and audited whatever the outcome. The operator\'s name for the audit comes from `X-Switchboard-Operator` (letters, digits, spaces and . _ @ + -; at most 64 characters; default `operator`).',
+    'The answer is checked exactly as a host\'s would be (limits, the schema asked) and audited whatever the outcome, with the operator\'s verified identity. With the shared token (and no OpenID Connect) the audit name comes from `X-Switchboard-Operator` (letters, digits, spaces and . _ @ + -; at most 64 characters; default `operator`). A question of a tool with `questions.tools.<tool>.approvers` ≥ 2 settles only when that many different operators have accepted: until then an accept answers 202 `awaiting-approval`; a decline by any settles it. With the session cookie, send `X-CSRF-Token`.',
   security: BEARER,
   request: { params: idParams('The question id.'), body: { required: true, content: { 'application/json': { schema: answerRequestSchema } } } },
   responses: {
     200: { description: 'The answer was taken; the settled question.', content: { 'application/json': { schema: answeredSchema } } },
-    ...errorResponses(true, ['INVALID_JSON', 'INVALID_BODY', 'INVALID_ANSWER', 'QUESTION_NOT_FOUND', 'ALREADY_SETTLED', 'ANSWER_HELD_ELSEWHERE', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+    202: { description: 'Four-eyes: the accept was recorded as this operator\'s approval; the question stays open until enough operators approved.', content: { 'application/json': { schema: answeredSchema } } },
+    ...errorResponses(true, ['INVALID_JSON', 'INVALID_BODY', 'INVALID_ANSWER', 'CSRF_REJECTED', 'QUESTION_NOT_FOUND', 'ALREADY_SETTLED', 'ALREADY_APPROVED', 'ANSWER_HELD_ELSEWHERE', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'SIGN_IN_UNAVAILABLE']),
+  },
+});
+
+export const authMethodsRoute = createRoute({
+  operationId: 'authMethods',
+  method: 'get',
+  path: '/api/auth',
+  tags: ['sign-in'],
+  summary: 'Which sign-ins exist',
+  description: 'Needs no credential: the console asks it first, to offer OpenID Connect sign-in, the operator token, or both.',
+  security: [],
+  responses: { 200: { description: 'The sign-in methods for this client.', content: { 'application/json': { schema: authMethodsSchema } } } },
+});
+
+export const sessionRoute = createRoute({
+  operationId: 'session',
+  method: 'get',
+  path: '/api/session',
+  tags: ['sign-in'],
+  summary: 'Who am I',
+  description: 'The operator this request is authenticated as; with the console\'s session cookie, also the CSRF token.',
+  security: BEARER,
+  responses: {
+    200: { description: 'The operator.', content: { 'application/json': { schema: sessionSchema } } },
+    ...errorResponses(true, ['SIGN_IN_UNAVAILABLE']),
+  },
+});
+
+export const signInRoute = createRoute({
+  operationId: 'signIn',
+  method: 'get',
+  path: '/console/login',
+  tags: ['sign-in'],
+  summary: 'Sign in with OpenID Connect',
+  description: 'Redirects the browser to the provider (authorization code, PKCE S256, state, nonce), with the sign-in sealed in a 10-minute cookie for the callback. 404 without auth.operators.oidc.',
+  security: [],
+  responses: {
+    302: { description: 'To the provider\'s authorization endpoint.' },
+    ...errorResponses(false, ['NOT_FOUND', 'SIGN_IN_UNAVAILABLE']),
+  },
+});
+
+export const callbackRoute = createRoute({
+  operationId: 'signInCallback',
+  method: 'get',
+  path: '/console/callback',
+  tags: ['sign-in'],
+  summary: 'Where the provider sends the browser back',
+  description:
+    'Exchanges the code (PKCE), verifies the ID token, and sets the session cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the gateway listens on loopback, Max-Age = sessionTtl); then a small page moves on to /console.',
+  security: [],
+  responses: {
+    200: textBody('Signed in: a page that moves on to /console.', 'text/html', 'A page that moves on to /console.'),
+    ...errorResponses(false, ['SIGN_IN_FAILED', 'NOT_FOUND', 'SIGN_IN_UNAVAILABLE']),
+  },
+});
+
+export const logoutRoute = createRoute({
+  operationId: 'signOut',
+  method: 'post',
+  path: '/console/logout',
+  tags: ['sign-in'],
+  summary: 'Sign out of the console',
+  description: 'Clears the session cookie (send X-CSRF-Token). The cookie is stateless: a copy kept elsewhere stays valid until it expires.',
+  security: BEARER,
+  responses: {
+    204: { description: 'Signed out.' },
+    ...errorResponses(true, ['CSRF_REJECTED', 'NOT_FOUND', 'SIGN_IN_UNAVAILABLE']),
   },
 });
 
@@ -167,6 +237,8 @@ export const consoleAssetRoute = createRoute({
 
 /** Every route, in the order the app matches them (the events stream before `/api/questions/{id}`). */
 export const OPERATOR_ROUTES = [
+  authMethodsRoute,
+  sessionRoute,
   listQuestionsRoute,
   questionEventsRoute,
   getQuestionRoute,
@@ -175,6 +247,9 @@ export const OPERATOR_ROUTES = [
   getRunRoute,
   openApiDocumentRoute,
   consolePageRoute,
+  signInRoute,
+  callbackRoute,
+  logoutRoute,
   consoleAssetRoute,
 ] as const;
 

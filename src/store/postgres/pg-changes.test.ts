@@ -4,6 +4,7 @@
  * waiting on the other.
  */
 
+import { tokenOperator } from '../../access/operator-principal.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -85,7 +86,7 @@ describe('PostgreSQL store: change notifications between instances', { skip: pgS
       try {
         const opened = await deskA.open(formQuestion(deskA.seat(host), asker, schema));
         assert.ok(opened);
-        const answered = await deskB.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-9' } }, 'bob');
+        const answered = await deskB.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-9' } }, tokenOperator('bob'));
         assert.equal(answered.ok, true);
         await eventually(() => asker.replies.length > 0, 'A relays the answer given on B');
         assert.deepEqual(asker.replies, [{ id: 41, result: { action: 'accept', content: { ticket: 'CHG-9' } }, answeredBy: 'the operator bob' }]);

@@ -67,12 +67,15 @@ export function gatewayEnv(extra: Readonly<Record<string, string>> = {}): Record
   return { SWITCHBOARD_LOG: 'warn', ...extra };
 }
 
-/** `switchboard serve` on an existing config file (a fixed file, so a restart is the same instance); resolves once it listens. */
-export function serveConfig(configPath: string, env?: Record<string, string>): Promise<ChildHandle> {
+/**
+ * `switchboard serve` on an existing config file (a fixed file, so a restart is the same instance); resolves once it
+ * listens, on an ephemeral loopback port unless `listen` names one (an OpenID client's redirect URI must know it first).
+ */
+export function serveConfig(configPath: string, env?: Record<string, string>, listen = '127.0.0.1:0'): Promise<ChildHandle> {
   return spawnReady({
     label: 'switchboard serve',
     command: process.execPath,
-    args: [SWITCHBOARD_BIN, 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
+    args: [SWITCHBOARD_BIN, 'serve', '--config', configPath, '--listen', listen],
     cwd: REPO_ROOT,
     env: gatewayEnv(env),
     readyOn: 'stdout',
@@ -81,11 +84,11 @@ export function serveConfig(configPath: string, env?: Record<string, string>): P
   });
 }
 
-export async function startGateway(config: GatewayConfig, options: { env?: Record<string, string> } = {}): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, options: { env?: Record<string, string>; listen?: string } = {}): Promise<RunningGateway> {
   const file = await writeConfigFile(config);
   let child: ChildHandle;
   try {
-    child = await serveConfig(file.path, options.env);
+    child = await serveConfig(file.path, options.env, options.listen);
   } catch (error) {
     await file.remove();
     throw error;

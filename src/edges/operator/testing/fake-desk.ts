@@ -1,5 +1,11 @@
 /** @module An in-memory OperatorDesk for tests of the operator surfaces: records what it was asked and lets a test add and settle questions. */
 
+import type { AnswererRule } from '../../../access/answerers.js';
+import { operatorActor } from '../../../access/operator-principal.js';
+import type { Principal } from '../../../access/principal.js';
+import type { ApprovalState } from '../../../questions/approvals.js';
+import { questionFor } from '../../../questions/operator-answer.js';
+import { operatorAnswerer } from '../../../questions/operator-answerer.js';
 import type { AnswerOutcome, OperatorDesk, QuestionEvent } from '../../../questions/operator-desk.js';
 import { OPEN_STATES } from '../../../questions/question.js';
 import type { AuditEntry, QuestionAnswer, QuestionFilter, QuestionRecord, QuestionState } from '../../../questions/question.js';
@@ -7,6 +13,7 @@ import type { AuditEntry, QuestionAnswer, QuestionFilter, QuestionRecord, Questi
 export interface RecordedAnswer {
   id: string;
   answer: QuestionAnswer;
+  /** The operator as the audit names them, without `operator:`. */
   operator: string;
 }
 
@@ -17,6 +24,14 @@ export class FakeOperatorDesk implements OperatorDesk {
   readonly #listeners = new Set<(event: QuestionEvent) => void>();
   /** Every call of answer(), in order, whatever its outcome. */
   readonly answers: RecordedAnswer[] = [];
+  /** The operator principal of each call of answer(), in order. */
+  readonly principals: Principal[] = [];
+  /** `policy.answerers` as the desk applies them (empty: everyone answers everything). */
+  answerers: AnswererRule[] = [];
+  /** A test's four-eyes state per question (none by default). */
+  approvalsOf: ((question: QuestionRecord) => ApprovalState | undefined) | undefined;
+  /** A test's stand-in for a four-eyes accept that does not settle yet: the outcome to answer instead of settling. */
+  pendingApproval: ((question: QuestionRecord, operator: Principal) => AnswerOutcome | undefined) | undefined;
   /** Every filter list() was called with. */
   readonly filters: (QuestionFilter | undefined)[] = [];
   /** A test's stand-in for the desk's schema check: a problem makes the answer `invalid`. */
@@ -92,10 +107,22 @@ export class FakeOperatorDesk implements OperatorDesk {
     return entry === undefined ? undefined : { question: entry.question, audit: [...entry.audit] };
   }
 
-  async answer(id: string, answer: QuestionAnswer, operator: string): Promise<AnswerOutcome> {
+  mayAnswer(operator: Principal, question: QuestionRecord): boolean {
+    return questionFor(this.answerers, operator, question);
+  }
+
+  async approvals(question: QuestionRecord): Promise<ApprovalState | undefined> {
+    return this.approvalsOf?.(question);
+  }
+
+  async answer(id: string, answer: QuestionAnswer, principal: Principal): Promise<AnswerOutcome> {
+    const operator = operatorActor(principal).slice('operator:'.length);
     this.answers.push({ id, answer, operator });
+    this.principals.push(principal);
     const entry = this.#questions.get(id);
-    if (entry === undefined) return { ok: false, kind: 'not-found', reason: `no question ${id}` };
+    if (entry === undefined || !this.mayAnswer(principal, entry.question)) return { ok: false, kind: 'not-found', reason: `no question ${id}` };
+    const pending = answer.action === 'accept' ? this.pendingApproval?.(entry.question, principal) : undefined;
+    if (pending !== undefined) return pending;
     if (!OPEN_STATES.includes(entry.question.state)) return { ok: false, kind: 'settled', reason: `already ${entry.question.state}`, question: entry.question };
     const problem = this.validate?.(entry.question, answer);
     const at = this.#tick();
@@ -104,7 +131,7 @@ export class FakeOperatorDesk implements OperatorDesk {
       return { ok: false, kind: 'invalid', ...problem };
     }
     const state = SETTLED_BY_ACTION[answer.action];
-    entry.question = { ...entry.question, state, answer, answeredBy: { kind: 'operator', name: operator }, updatedAt: at, settledAt: at };
+    entry.question = { ...entry.question, state, answer, answeredBy: operatorAnswerer(principal), updatedAt: at, settledAt: at };
     entry.audit.push({ questionId: id, at, actor: `operator:${operator}`, action: state });
     this.#emit('updated', entry.question);
     return { ok: true, question: entry.question };
