@@ -8,7 +8,7 @@ import * as oidc from 'openid-client';
 
 import type { Principal } from '../../access/principal.js';
 import type { Logger } from '../../core/log.js';
-import { claimList, operatorFromClaims } from './operator-token-verifier.js';
+import { claimList, principalFromClaims } from './token-claims.js';
 
 export interface OidcSignInOptions {
   issuer: string;
@@ -132,7 +132,7 @@ export function createOidcSignIn(options: OidcSignInOptions): OidcSignIn {
         if (claims[options.groupsClaim] === undefined && found.serverMetadata().userinfo_endpoint !== undefined) {
           groupsFrom = await oidc.fetchUserInfo(found, tokens.access_token, claims.sub).catch(() => claims);
         }
-        const operator = operatorFromClaims({ ...claims, [options.groupsClaim]: groupsFrom[options.groupsClaim], scope: tokens.scope ?? '' }, found.serverMetadata().issuer, options.groupsClaim);
+        const operator = principalFromClaims({ ...claims, [options.groupsClaim]: groupsFrom[options.groupsClaim], scope: tokens.scope ?? '' }, found.serverMetadata().issuer, options.groupsClaim);
         if (!operator) return { ok: false, reason: 'the ID token names no subject' };
         return { ok: true, operator: { ...operator, scopes: claimList(tokens.scope ?? '') } };
       } catch (error) {

@@ -4,6 +4,7 @@
  * `auth.operators.oidc.audience`, `exp`/`nbf`. The operator is the (issuer, subject) with the groups of `groupsClaim`.
  */
 
+import { principalFromClaims } from './token-claims.js';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 
@@ -28,32 +29,6 @@ export type TokenVerdict =
 
 export interface OperatorTokenVerifier {
   verify(token: string): Promise<TokenVerdict>;
-}
-
-/** A list claim: an array of strings, or one space-separated string. */
-export function claimList(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(' ').filter((item) => item !== '');
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string' && item !== '');
-  return [];
-}
-
-const firstString = (claims: Record<string, unknown>, names: readonly string[]): string | undefined =>
-  names.map((name) => claims[name]).find((value): value is string => typeof value === 'string' && value !== '');
-
-/** The operator a verified token or ID token names, or undefined without `sub`. */
-export function operatorFromClaims(claims: Record<string, unknown>, issuer: string, groupsClaim: string): Principal | undefined {
-  const subject = claims['sub'];
-  if (typeof subject !== 'string' || subject === '') return undefined;
-  const name = firstString(claims, ['name', 'preferred_username', 'email']);
-  const clientId = firstString(claims, ['client_id', 'azp']);
-  return {
-    issuer,
-    subject,
-    groups: claimList(claims[groupsClaim]),
-    scopes: claims['scope'] !== undefined ? claimList(claims['scope']) : claimList(claims['scp']),
-    ...(name === undefined ? {} : { name }),
-    ...(clientId === undefined ? {} : { clientId }),
-  };
 }
 
 /** Whether a failure says nothing about the token but that the keys could not be had (network, timeout, a JWKS that is not one). */
@@ -91,7 +66,7 @@ export function createOperatorTokenVerifier(options: OperatorTokenVerifierOption
         const reason = error instanceof Error ? error.message : String(error);
         return keysUnreachable(error) ? { ok: false, unavailable: true, reason: `the provider's keys cannot be read: ${reason}` } : { ok: false, unavailable: false, reason };
       }
-      const operator = operatorFromClaims(payload, issuer, options.groupsClaim);
+      const operator = principalFromClaims(payload, issuer, options.groupsClaim);
       return operator ? { ok: true, operator } : { ok: false, unavailable: false, reason: 'the token names no subject' };
     },
   };
