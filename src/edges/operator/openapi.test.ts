@@ -147,7 +147,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents the run serialisers\' output exactly (no field the schemas lack)', () => {
-    const run = { ...makeRun(), state: 'completed' as const, summary: 'done', finishedAt: '2026-03-01T09:01:00.000Z' };
+    const run = { ...makeRun(), principal: 'Ada <ada> (https://id.example)', state: 'completed' as const, summary: 'done', finishedAt: '2026-03-01T09:01:00.000Z' };
     run.steps[2] = { ...run.steps[2]!, reason: 'retried', finishedAt: '2026-03-01T09:01:00.000Z' };
     const strictRun = runSchema.extend({ steps: stepSchema.strict().array() }).strict();
     assert.deepEqual(strictRun.parse(toRunView(run)), toRunView(run));
@@ -155,5 +155,6 @@ describe('OpenAPI document', () => {
     assert.deepEqual(runSummarySchema.strict().parse(summary), summary);
     assert.equal(summary.durationMs, 60_000);
     assert.deepEqual(summary.stepStates, { completed: 2, running: 1, pending: 1 });
+    assert.equal(summary.principal, 'Ada <ada> (https://id.example)', 'the run names who called it');
   });
 });

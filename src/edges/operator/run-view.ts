@@ -22,6 +22,7 @@ export function toRunSummary(run: RunRecord): RunSummaryView {
     stepStates,
     questionIds: [...new Set(run.steps.flatMap((step) => (step.questionId === undefined ? [] : [step.questionId])))],
   };
+  if (run.principal !== undefined) summary.principal = run.principal;
   if (run.summary !== undefined) summary.summary = run.summary;
   if (run.finishedAt !== undefined) {
     summary.finishedAt = run.finishedAt;
