@@ -269,3 +269,49 @@ describe('a host\'s token never reaches an upstream', { timeout: 60_000 }, () =>
     assert.ok(!recorder.bodies.some((body) => body.includes(token)), 'the token is in no body');
   });
 });
+
+describe('a token without the required scopes is told to step up (403 insufficient_scope)', { timeout: 60_000 }, () => {
+  const NARROW = { clientId: 'narrow', clientSecret: 'narrow-secret-0123456789abcdef' };
+  const WIDE = { clientId: 'wide', clientSecret: 'wide-secret-0123456789abcdefgh' };
+  let fixture: OidcFixture;
+  let gateway: RunningGateway;
+
+  before(async () => {
+    fixture = await startOidcProvider({
+      users: USERS,
+      scopes: ['mcp:tools', 'mcp:read'],
+      clients: [
+        { ...NARROW, grantTypes: ['client_credentials'], scope: 'mcp:read' },
+        { ...WIDE, grantTypes: ['client_credentials'], scope: 'mcp:tools mcp:read' },
+      ],
+    });
+    gateway = await startGateway({ upstreams: { desk: incidentDeskStdio() }, auth: { hosts: { type: 'oauth', issuer: fixture.issuer, scopes: ['mcp:tools'] } } });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await fixture?.close();
+  });
+
+  it('names the required scope in the first challenge and in the 403, and lets a token that holds it through', async () => {
+    const anonymous = await post(gateway.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }, {});
+    assert.equal(anonymous.status, 401);
+    assert.match(anonymous.headers.get('www-authenticate') ?? '', /scope="mcp:tools"/);
+    const narrow = await fixture.clientCredentialsToken({ ...NARROW, resource: gateway.url, scope: 'mcp:read' });
+    const refused = await modern(gateway.url, narrow, 1, 'tools/list');
+    assert.equal(refused.status, 403);
+    const wide = await fixture.clientCredentialsToken({ ...WIDE, resource: gateway.url, scope: 'mcp:tools mcp:read' });
+    const allowed = await modern(gateway.url, wide, 2, 'tools/list');
+    assert.equal(allowed.status, 200);
+    const metadata = (await (await fetch(gateway.url.replace('/mcp', '/.well-known/oauth-protected-resource/mcp'))).json()) as { scopes_supported?: string[] };
+    assert.deepEqual(metadata.scopes_supported, ['mcp:tools']);
+  });
+
+  it('answers the 403 with error="insufficient_scope" and the scope to ask for', async () => {
+    const narrow = await fixture.clientCredentialsToken({ ...NARROW, resource: gateway.url, scope: 'mcp:read' });
+    const response = await post(gateway.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }, { authorization: `Bearer ${narrow}` });
+    assert.equal(response.status, 403);
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    assert.match(challenge, /error="insufficient_scope"/);
+    assert.match(challenge, /scope="mcp:tools"/);
+  });
+});
