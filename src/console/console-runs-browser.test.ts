@@ -51,6 +51,7 @@ describe('operator console in Chromium: composite runs', { skip: missing, timeou
       id: 'run-safe-restart-1',
       composite: 'safe_restart',
       hostSessionId: 'host-1',
+      principal: 'Ada <ada> (https://id.example)',
       state: 'completed',
       input: { incident: 'INC-7' },
       steps: [
@@ -141,6 +142,7 @@ describe('operator console in Chromium: composite runs', { skip: missing, timeou
     await page.getByRole('heading', { name: 'Run of safe_restart' }).waitFor();
     const run = page.locator('#run');
     assert.ok(await run.getByText('Duration').isVisible());
+    assert.ok(await run.getByText('Ada <ada> (https://id.example)').isVisible(), 'who called it');
     assert.ok(await run.getByText('{\n  "incident": "INC-7"\n}').isVisible(), 'the input');
     assert.deepEqual(await run.locator('section.step').evaluateAll((sections) => sections.map((section) => section.getAttribute('data-step-id'))), ['lookup', 'approve', 'restart', 'notify']);
 

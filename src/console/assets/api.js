@@ -49,6 +49,7 @@
  * @property {string} id
  * @property {string} composite
  * @property {string} hostSessionId
+ * @property {string} [principal]
  * @property {string} state
  * @property {Record<string, unknown>} input
  * @property {RunStep[]} steps

@@ -180,6 +180,7 @@ export function renderRun(container, run, skewMs) {
       ['Composite', run.composite],
       ['State', stateBadge(run.state)],
       ['Host session', run.hostSessionId],
+      ['Called by', run.principal],
       ['Started', formatTime(run.startedAt, skewMs)],
       ['Finished', run.finishedAt ? formatTime(run.finishedAt, skewMs) : undefined],
       ['Duration', duration === undefined ? undefined : formatDuration(duration)],
