@@ -55,9 +55,10 @@ export function checkRestarted(result: unknown): void {
 export function readInputRequired(result: unknown): { key: string; requestState: string } {
   const requests = isObject(result) && isObject(result.inputRequests) ? Object.keys(result.inputRequests) : [];
   const [key] = requests;
-  if (!isObject(result) || result.resultType !== 'input_required' || key === undefined || requests.length !== 1 || typeof result.requestState !== 'string') {
-    throw new Error(`expected input_required with one request and a requestState, got ${JSON.stringify(result).slice(0, 200)}`);
+  if (!isObject(result) || result.resultType !== 'input_required' || typeof result.requestState !== 'string') {
+    throw new Error(`expected input_required with a requestState, got ${JSON.stringify(result).slice(0, 200)}`);
   }
+  if (key === undefined || requests.length !== 1) throw new Error(`expected input_required with one input request, got ${requests.length} (${requests.join(', ')})`);
   return { key, requestState: result.requestState };
 }
 

@@ -150,7 +150,8 @@ async function runPhase(url: string, kind: HostKind, tool: string, sessions: num
         } catch (error) {
           errors += 1;
           firstError ??= reason(error);
-          if (++consecutive >= MAX_CONSECUTIVE_ERRORS) return;
+          // A failed warm-up ends the phase; a measured loop gives up after a run of failures.
+          if (!record || ++consecutive >= MAX_CONSECUTIVE_ERRORS) return;
         }
       }
     };

@@ -52,7 +52,7 @@ const NUMERIC = {
   clusterRounds: ['--cluster-rounds', 'BENCH_CLUSTER_ROUNDS', 3, 1],
   clusterSamples: ['--cluster-samples', 'BENCH_CLUSTER_SAMPLES', 150, 20],
   elicitationRounds: ['--elicitation-rounds', 'BENCH_ELICITATION_ROUNDS', 3, 1],
-  elicitationCalls: ['--elicitation-calls', 'BENCH_ELICITATION_CALLS', 1000, 100],
+  elicitationCalls: ['--elicitation-calls', 'BENCH_ELICITATION_CALLS', 500, 100],
 } as const satisfies Record<string, readonly [string, string, number, number]>;
 
 export const USAGE = [
