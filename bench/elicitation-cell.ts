@@ -87,7 +87,7 @@ async function gatewaySpec(context: TargetContext, name: string, stateless: bool
     '',
   ].join('\n');
   await writeFile(configPath, yaml);
-  const profile = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}-%p.cpuprofile`];
+  const profile = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`];
   return {
     command: process.execPath,
     args: [...profile, join(context.repoRoot, 'bin', 'switchboard.mjs'), 'serve', '--config', configPath, '--listen', '127.0.0.1:0'],
