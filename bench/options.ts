@@ -30,6 +30,12 @@ export interface BenchOptions {
   clusterRounds: number;
   /** Operator answers timed in the cluster cell, of each kind (same instance, other instance). */
   clusterSamples: number;
+  /** Load rounds of the elicitation cells. */
+  elicitationRounds: number;
+  /** Measured round trips of one elicitation host; at N sessions each makes an eighth of them. */
+  elicitationCalls: number;
+  /** When set, the elicitation cells' gateways run with `node --cpu-prof`, writing their profiles here. */
+  profileDir: string | undefined;
 }
 
 const NUMERIC = {
@@ -45,6 +51,8 @@ const NUMERIC = {
   minFreeMb: ['--min-free-mb', 'BENCH_MIN_FREE_MB', 2048, 2048],
   clusterRounds: ['--cluster-rounds', 'BENCH_CLUSTER_ROUNDS', 3, 1],
   clusterSamples: ['--cluster-samples', 'BENCH_CLUSTER_SAMPLES', 150, 20],
+  elicitationRounds: ['--elicitation-rounds', 'BENCH_ELICITATION_ROUNDS', 3, 1],
+  elicitationCalls: ['--elicitation-calls', 'BENCH_ELICITATION_CALLS', 500, 100],
 } as const satisfies Record<string, readonly [string, string, number, number]>;
 
 export const USAGE = [
@@ -53,6 +61,8 @@ export const USAGE = [
   '  --write                 also write the results into docs/benchmarks.md',
   '  --targets LIST          comma-separated target names (env BENCH_TARGETS), `cluster` for the cluster cell; default: all',
   '  --baseline DIR          also bench the Switchboard checkout in DIR (built: dist/), side by side (env BENCH_BASELINE)',
+  '  --profile-dir DIR       run the elicitation cells\' gateways under node --cpu-prof, profiles in DIR (env BENCH_PROFILE_DIR)',
+  '  `--targets elicitation` runs the four elicitation cells (issue 15), `elicitation-N` one of them',
   '  the cluster cell needs PostgreSQL (SWITCHBOARD_TEST_PG_URL, e.g. from scripts/test-postgres.sh start) and haproxy; without them it is reported skipped',
   ...Object.values(NUMERIC).map(([flag, env, full, quick]) => `  ${`${flag} N`.padEnd(24)}env ${env}; default ${full}, quick ${quick}`),
 ].join('\n');
@@ -70,7 +80,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     const arg = argv[i] as string;
     const [name, inline] = arg.split('=', 2) as [string, string | undefined];
     if (name === '--quick' || name === '--write' || name === '--help') switches.add(name);
-    else if (name === '--targets' || name === '--baseline' || Object.values(NUMERIC).some(([flag]) => flag === name)) {
+    else if (name === '--targets' || name === '--baseline' || name === '--profile-dir' || Object.values(NUMERIC).some(([flag]) => flag === name)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${name} needs a value`);
       flags.set(name, value);
@@ -88,5 +98,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     .map((name) => name.trim())
     .filter(Boolean);
   const baseline = flags.get('--baseline') ?? env.BENCH_BASELINE;
-  return { help: switches.has('--help'), quick, write: switches.has('--write'), targets, baseline: baseline === '' ? undefined : baseline, ...numbers };
+  const profileDir = flags.get('--profile-dir') ?? env.BENCH_PROFILE_DIR;
+  return {
+    help: switches.has('--help'),
+    quick,
+    write: switches.has('--write'),
+    targets,
+    baseline: baseline === '' ? undefined : baseline,
+    profileDir: profileDir === '' ? undefined : profileDir,
+    ...numbers,
+  };
 }

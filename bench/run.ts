@@ -5,6 +5,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runClusterCell, type ClusterCell } from './cluster-cell.js';
+import { runElicitationCells, selectedCells, type ElicitationFigures } from './elicitation-cell.js';
+import { renderElicitationSection } from './elicitation-table.js';
 import { renderClusterSection } from './cluster-table.js';
 import { runIdlePhase } from './idle-phase.js';
 import { runLoadRounds, type LoadSubject } from './load-rounds.js';
@@ -14,7 +16,7 @@ import { startTarget, type RunningTarget } from './spawn-target.js';
 import { summarize } from './summary.js';
 import { renderReport, type TargetReport } from './table.js';
 import { switchboard, TARGETS, type TargetContext, type TargetDefinition } from './targets.js';
-import { CLUSTER_RESULTS, writeResults } from './write-doc.js';
+import { CLUSTER_RESULTS, ELICITATION_RESULTS, writeResults } from './write-doc.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -33,14 +35,18 @@ function slug(name: string): string {
 /** The name `--targets` gives the cluster cell. */
 const CLUSTER = 'cluster';
 
-/** The targets to measure, and whether the cluster cell runs. */
-function selectTargets(options: BenchOptions): { targets: TargetDefinition[]; cluster: boolean } {
+/** The names `--targets` gives the elicitation cells: all four, or one. */
+const ELICITATION = ['elicitation', 'elicitation-1', 'elicitation-2', 'elicitation-3', 'elicitation-4'];
+
+/** The targets to measure, whether the cluster cell runs, and which elicitation cells do. */
+function selectTargets(options: BenchOptions): { targets: TargetDefinition[]; cluster: boolean; elicitation: Set<number> } {
   const all = options.baseline === undefined ? TARGETS : [...TARGETS, switchboard('per-session', resolve(options.baseline)), switchboard('shared', resolve(options.baseline))];
-  if (options.targets.length === 0) return { targets: all, cluster: true };
+  if (options.targets.length === 0) return { targets: all, cluster: true, elicitation: selectedCells(['elicitation']) };
   const wanted = new Set(options.targets.map(slug));
-  const unknown = [...wanted].filter((name) => name !== CLUSTER && !all.some((target) => slug(target.name) === name));
-  if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(', ')}; known: ${[...all.map((t) => slug(t.name)), CLUSTER].join(', ')}`);
-  return { targets: all.filter((target) => wanted.has(slug(target.name))), cluster: wanted.has(CLUSTER) };
+  const cells = [CLUSTER, ...ELICITATION];
+  const unknown = [...wanted].filter((name) => !cells.includes(name) && !all.some((target) => slug(target.name) === name));
+  if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(', ')}; known: ${[...all.map((t) => slug(t.name)), ...cells].join(', ')}`);
+  return { targets: all.filter((target) => wanted.has(slug(target.name))), cluster: wanted.has(CLUSTER), elicitation: selectedCells([...wanted]) };
 }
 
 async function measureLoad(targets: TargetDefinition[], context: TargetContext, options: BenchOptions, reports: Map<string, TargetReport>): Promise<void> {
@@ -106,17 +112,22 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const { targets, cluster } = selectTargets(options);
+  const { targets, cluster, elicitation } = selectTargets(options);
   const tmpDir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
   const context: TargetContext = { repoRoot, tmpDir, startTimeoutMs: options.startTimeoutMs };
   const reports = new Map<string, TargetReport>();
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   let cell: ClusterCell = { skipped: `not selected (--targets ${options.targets.join(',')})` };
+  let asking: ElicitationFigures | undefined;
   try {
     if (targets.length > 0) {
       log(`targets: ${targets.map((target) => target.name).join(', ')}`);
       await measureLoad(targets, context, options, reports);
       await measureIdle(targets, context, options, reports);
+    }
+    if (elicitation.size > 0) {
+      log(`elicitation cells ${[...elicitation].join(', ')}`);
+      asking = await runElicitationCells(elicitation, context, options, options.profileDir === undefined ? undefined : resolve(options.profileDir), log);
     }
     if (cluster) {
       log('cluster cell');
@@ -146,6 +157,15 @@ async function main(): Promise<void> {
       log('wrote the results to docs/benchmarks.md');
     }
   }
+  if (asking) {
+    const section = renderElicitationSection(header, asking);
+    process.stdout.write(`${targets.length > 0 ? '\n' : ''}### Elicitation cells\n\n${section}\n`);
+    if (options.write) {
+      await writeResults(docPath, section, ELICITATION_RESULTS);
+      log('wrote the elicitation cells to docs/benchmarks.md');
+    }
+  }
+  if (!cluster && targets.length === 0) return;
   const clusterSection = renderClusterSection(header, cell);
   process.stdout.write(`${targets.length > 0 ? '\n' : ''}### Cluster cell\n\n${clusterSection}`);
   // A skipped cell leaves the figures of the last run that measured it.

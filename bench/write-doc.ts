@@ -10,6 +10,7 @@ export interface DocSection {
 }
 
 export const RESULTS: DocSection = { start: '<!-- bench-results:start -->', end: '<!-- bench-results:end -->', heading: 'Results' };
+export const ELICITATION_RESULTS: DocSection = { start: '<!-- bench-elicitation:start -->', end: '<!-- bench-elicitation:end -->', heading: 'Elicitation cell results' };
 export const CLUSTER_RESULTS: DocSection = { start: '<!-- bench-cluster:start -->', end: '<!-- bench-cluster:end -->', heading: 'Cluster cell results' };
 
 const INTRO = `# Benchmarks
