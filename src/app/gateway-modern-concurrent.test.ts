@@ -1,21 +1,58 @@
 /**
- * @module A known defect, pinned before its fix (issue 15, bench cell 3): concurrent calls of one 2026-07-28 principal
- * to a per-session upstream whose questions carry no call id (stdio, legacy SSE) must each get their own question.
- * Today the attribution guess (design 009) sends a question that arrives within 100 ms of another to the call the
- * first went to, so both questions land in one call's round and the other call waits for nothing.
+ * @module Concurrent calls of one 2026-07-28 principal to a per-session upstream whose questions do not say which call
+ * asked them (stdio, legacy SSE; the fake upstream here): each call runs on an upstream session of its own, so each
+ * gets its own question and its own answer. Before, the attribution guess (design 009) put both questions into one
+ * call's round and the other call waited for nothing (found by bench cell 3, issue 15).
  */
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callRestart, inputRequired, legacySetup, restart, serve } from './testing/modern-doubles.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
+import { callRestart, inputRequired, legacySetup, serve, textOf } from './testing/modern-doubles.js';
 
-test('two concurrent calls of one principal that each ask once get one question each', { todo: 'issue 15: questions of concurrent calls of one stand-in are guessed into one round (see docs/benchmarks.md, cell 3)', timeout: 5_000 }, async () => {
-  const { gateway } = legacySetup({ restart });
+/** Asks one approval naming the service it was called for, and reports the answer it got. */
+const restartNamed: ToolHandler = async (call, server) => {
+  const service = String((call.params?.arguments as JsonObject | undefined)?.service);
+  const answer = await server.ask('elicitation/create', { mode: 'form', message: `Restart ${service}?`, requestedSchema: { type: 'object', properties: { ticket: { type: 'string' } } } });
+  return { content: [{ type: 'text', text: `${service}: ${JSON.stringify('result' in answer ? answer.result : answer)}` }] };
+};
+
+test('concurrent calls of one principal that each ask once get their own question, and each answer reaches its own call', { timeout: 10_000 }, async () => {
+  const { gateway, up } = legacySetup({ restart: restartNamed });
   try {
-    const [one, two] = await Promise.all([serve(gateway, callRestart('a')).response(), serve(gateway, callRestart('b')).response()]);
-    assert.equal(inputRequired(one).keys.length, 1, 'call a got its own question');
-    assert.equal(inputRequired(two).keys.length, 1, 'call b got its own question');
+    const services = ['payments-api', 'search-indexer', 'ledger-db'];
+    const firsts = await Promise.all(services.map((service, index) => serve(gateway, callRestart(`first-${index}`, { arguments: { service } })).response()));
+    const rounds = firsts.map((first) => inputRequired(first));
+    rounds.forEach((round, index) => {
+      assert.equal(round.keys.length, 1, `call ${index} got exactly one question`);
+      const params = round.inputRequests[round.keys[0] as string]?.params as JsonObject;
+      assert.equal(params.message, `Restart ${services[index]}?`, `call ${index} got its own question`);
+    });
+    const dones = await Promise.all(
+      rounds.map((round, index) =>
+        serve(gateway, callRestart(`retry-${index}`, { arguments: { service: services[index] }, inputResponses: { [round.keys[0] as string]: { action: 'accept', content: { ticket: `CHG-${index}` } } }, requestState: round.requestState })).response(),
+      ),
+    );
+    dones.forEach((done, index) => assert.equal(textOf(done), `${services[index]}: ${JSON.stringify({ action: 'accept', content: { ticket: `CHG-${index}` } })}`));
+    const callers = up.servers.filter((server) => server.received.some((message) => 'method' in message && message.method === 'tools/call'));
+    assert.equal(callers.length, 3, 'each call in flight had an upstream session of its own');
+  } finally {
+    await gateway.close();
+  }
+});
+
+test('calls one after another reuse the upstream session: no session more than the calls in flight at once', { timeout: 10_000 }, async () => {
+  const { gateway, up } = legacySetup({ restart: restartNamed });
+  try {
+    for (const index of [0, 1, 2]) {
+      const round = inputRequired(await serve(gateway, callRestart(`first-${index}`, { arguments: { service: 'payments-api' } })).response());
+      const done = await serve(gateway, callRestart(`retry-${index}`, { arguments: { service: 'payments-api' }, inputResponses: { [round.keys[0] as string]: { action: 'decline' } }, requestState: round.requestState })).response();
+      assert.match(textOf(done), /decline/);
+    }
+    const callers = up.servers.filter((server) => server.received.some((message) => 'method' in message && message.method === 'tools/call'));
+    assert.equal(callers.length, 1);
   } finally {
     await gateway.close();
   }

@@ -206,7 +206,9 @@ class Gateway implements GatewayHandle {
       pageSize: this.#config.pageSize,
       logger: this.#logger,
       naming: this.#config.naming,
-      links: (host) => this.#pool.linksFor(host),
+      // A 2026-07-28 principal's concurrent calls are separate requests: each gets an upstream session of its own where
+      // the upstream's questions would not say which call asked them.
+      links: (host) => this.#pool.linksFor(host, { callsApart: host.port.delivery === 'input_required' }),
       calls: this.#calls,
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,

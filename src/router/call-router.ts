@@ -245,7 +245,7 @@ export class CallRouter<H extends RoutedOwner> {
    */
   async #forward(request: JsonRpcRequest, link: UpstreamLink, params: JsonObject, step?: StepCall): Promise<JsonObject | undefined> {
     for (let attempt = 0; ; attempt += 1) {
-      const session = await link.get();
+      const { session, release } = await link.forCall();
       try {
         return await this.forwardOnce(request, session, params, step);
       } catch (error) {
@@ -256,6 +256,8 @@ export class CallRouter<H extends RoutedOwner> {
           continue;
         }
         throw unavailableError(link.spec.name, error);
+      } finally {
+        release();
       }
     }
   }

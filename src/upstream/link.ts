@@ -1,6 +1,7 @@
 /**
  * @module A lazily opened upstream session for one host session (or for all, when shared): opened on
- * first use, opened again after the upstream crashed or forgot our session, refused while backing off.
+ * first use, opened again after the upstream crashed or forgot our session, refused while backing off; and, for a
+ * host whose concurrent calls must not share one (`oneCallPerSession`), a session of its own for each call in flight.
  */
 
 import type { UpstreamSpec } from '../config/types.js';
@@ -15,11 +16,55 @@ export class UpstreamLink {
   #session: UpstreamSession | undefined;
   #opening: Promise<UpstreamSession> | undefined;
   #closed = false;
+  /** Each call in flight holds its session apart from the others' (see forCall). */
+  readonly #oneCallPerSession: boolean;
+  /** Sessions opened beside the first for calls in flight at once (kept for the next ones until the link closes). */
+  #extra: UpstreamSession[] = [];
+  /** How many calls hold each session now. */
+  #holds = new Map<UpstreamSession, number>();
 
-  constructor(status: UpstreamStatus, open: () => Promise<UpstreamSession>) {
+  constructor(status: UpstreamStatus, open: () => Promise<UpstreamSession>, options: { oneCallPerSession?: boolean } = {}) {
     this.spec = status.spec;
     this.#status = status;
     this.#open = open;
+    this.#oneCallPerSession = options.oneCallPerSession === true;
+  }
+
+  /**
+   * The session a host call is sent on, held until `release()`. Normally the link's one session. With
+   * `oneCallPerSession` (a 2026-07-28 principal's stand-in before an upstream whose questions do not say which call
+   * asked them: stdio, legacy SSE), a call never shares its session with another call in flight: it gets the first
+   * session no call holds, else a new one. Then every question such a session asks is its one call's, never a guess.
+   */
+  async forCall(): Promise<{ session: UpstreamSession; release: () => void }> {
+    const first = await this.get();
+    if (!this.#oneCallPerSession) return { session: first, release: () => undefined };
+    this.#extra = this.#extra.filter((session) => !session.closed);
+    let session = [first, ...this.#extra].find((candidate) => (this.#holds.get(candidate) ?? 0) === 0);
+    if (session === undefined) session = await this.#openExtra();
+    const held = session;
+    this.#holds.set(held, (this.#holds.get(held) ?? 0) + 1);
+    let released = false;
+    return {
+      session: held,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.#holds.get(held) ?? 1) - 1;
+        if (left > 0) this.#holds.set(held, left);
+        else this.#holds.delete(held);
+      },
+    };
+  }
+
+  async #openExtra(): Promise<UpstreamSession> {
+    const session = await this.#open();
+    if (this.#closed) {
+      void session.close();
+      throw new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed');
+    }
+    this.#extra.push(session);
+    return session;
   }
 
   /** The live session, if one is open now (never opens one). */
@@ -64,14 +109,17 @@ export class UpstreamLink {
    */
   discard(session: UpstreamSession, options: { redetect?: boolean } = {}): void {
     if (this.#session === session) this.#session = undefined;
+    this.#extra = this.#extra.filter((extra) => extra !== session);
     if (options.redetect) this.#status.forgetEra();
     void session.close();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    const session = this.#session;
+    const sessions = [this.#session, ...this.#extra];
     this.#session = undefined;
-    await session?.close();
+    this.#extra = [];
+    this.#holds.clear();
+    await Promise.all(sessions.map((session) => session?.close()));
   }
 }

@@ -77,12 +77,17 @@ export class UpstreamPool<H extends PoolHost> {
     this.probed = firstProbesSettled(firstProbes);
   }
 
-  /** One link per configured upstream, in config order: the shared one, or a new one of `host`'s own. */
-  linksFor(host: H): UpstreamLink[] {
+  /**
+   * One link per configured upstream, in config order: the shared one, or a new one of `host`'s own. With
+   * `callsApart` (a 2026-07-28 principal's stand-in), a per-session upstream whose questions do not say which call
+   * asked them (stdio, legacy SSE) gives each call in flight a session of its own (UpstreamLink.forCall).
+   */
+  linksFor(host: H, options: { callsApart?: boolean } = {}): UpstreamLink[] {
     return this.#options.upstreams.map((spec) => {
       const shared = this.#shared.get(spec.name);
       if (shared) return shared;
-      return new UpstreamLink(this.#statusOf(spec), () => this.#openFor(spec, host));
+      const oneCallPerSession = options.callsApart === true && spec.kind !== 'streamable-http';
+      return new UpstreamLink(this.#statusOf(spec), () => this.#openFor(spec, host), { oneCallPerSession });
     });
   }
 
