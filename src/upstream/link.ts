@@ -9,6 +9,9 @@ import { GatewayError } from '../protocol/gateway-errors.js';
 import type { UpstreamSession } from './session.js';
 import type { UpstreamStatus } from './status.js';
 
+/** How long an extra session (see forCall) no call holds stays open for the next overlapping call. */
+export const EXTRA_LINGER_MS = 60_000;
+
 export class UpstreamLink {
   readonly spec: UpstreamSpec;
   #status: UpstreamStatus;
@@ -22,12 +25,21 @@ export class UpstreamLink {
   #extra: UpstreamSession[] = [];
   /** How many calls hold each session now. */
   #holds = new Map<UpstreamSession, number>();
+  /** An extra session no call holds is closed after this long unused (for stdio: its process ends). */
+  readonly #extraLingerMs: number;
+  #lingering = new Map<UpstreamSession, NodeJS.Timeout>();
 
-  constructor(status: UpstreamStatus, open: () => Promise<UpstreamSession>, options: { oneCallPerSession?: boolean } = {}) {
+  constructor(status: UpstreamStatus, open: () => Promise<UpstreamSession>, options: { oneCallPerSession?: boolean; extraLingerMs?: number } = {}) {
     this.spec = status.spec;
     this.#status = status;
     this.#open = open;
     this.#oneCallPerSession = options.oneCallPerSession === true;
+    this.#extraLingerMs = options.extraLingerMs ?? EXTRA_LINGER_MS;
+  }
+
+  /** How many sessions this link has open now (its first one and the extra ones). */
+  get openSessions(): number {
+    return (this.current() ? 1 : 0) + this.#extra.filter((session) => !session.closed).length;
   }
 
   /**
@@ -44,6 +56,8 @@ export class UpstreamLink {
     if (session === undefined) session = await this.#openExtra();
     const held = session;
     this.#holds.set(held, (this.#holds.get(held) ?? 0) + 1);
+    clearTimeout(this.#lingering.get(held));
+    this.#lingering.delete(held);
     let released = false;
     return {
       session: held,
@@ -52,9 +66,24 @@ export class UpstreamLink {
         released = true;
         const left = (this.#holds.get(held) ?? 1) - 1;
         if (left > 0) this.#holds.set(held, left);
-        else this.#holds.delete(held);
+        else {
+          this.#holds.delete(held);
+          if (held !== this.#session) this.#linger(held);
+        }
       },
     };
+  }
+
+  /** An extra session no call holds stays for the next overlapping call a while, then closes: processes follow the overlap. */
+  #linger(session: UpstreamSession): void {
+    const timer = setTimeout(() => {
+      this.#lingering.delete(session);
+      if ((this.#holds.get(session) ?? 0) > 0) return;
+      this.#extra = this.#extra.filter((extra) => extra !== session);
+      void session.close();
+    }, this.#extraLingerMs);
+    timer.unref();
+    this.#lingering.set(session, timer);
   }
 
   async #openExtra(): Promise<UpstreamSession> {
@@ -120,6 +149,8 @@ export class UpstreamLink {
     this.#session = undefined;
     this.#extra = [];
     this.#holds.clear();
+    for (const timer of this.#lingering.values()) clearTimeout(timer);
+    this.#lingering.clear();
     await Promise.all(sessions.map((session) => session?.close()));
   }
 }
