@@ -12,7 +12,7 @@ import type { ModernRequestContext } from '../../ports/host-contracts.js';
 import type { HostPort, UpstreamRound } from '../../ports/host-port.js';
 import type { SessionLimits, SessionSlot } from '../../ports/session-limits.js';
 import type { RoutedSession } from '../../router/routed-session.js';
-import { PrincipalSession, principalKey } from './principal-session.js';
+import { PrincipalSession, standInKey } from './principal-session.js';
 
 /**
  * The refusal when a session cap is reached and no session is idle: the gateway's own limit, retryable (-32603).
@@ -70,7 +70,7 @@ export class PrincipalPool {
    * least recently is closed to make room; when none is idle, undefined (the request is refused, nothing opened).
    */
   get(context: ModernRequestContext): PrincipalSession | undefined {
-    const key = principalKey(context);
+    const key = standInKey(context);
     const known = this.#sessions.get(key);
     if (known && !known.closed) return known;
     const holder: { session?: PrincipalSession } = {};

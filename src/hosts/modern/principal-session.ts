@@ -25,7 +25,7 @@ import { LIST_KIND_OF } from '../../router/routed-session.js';
 import type { ModernCall } from './modern-call.js';
 
 /** The key of the session a request is served by: who sent it and everything its envelope fixes for an upstream session. */
-export function principalKey(context: ModernRequestContext): string {
+export function standInKey(context: ModernRequestContext): string {
   const { envelope } = context;
   // Groups and scopes are part of the key: a token that grants other ones is served by a session that decides by them.
   const grants = context.identity ? [[...context.identity.groups].sort(), [...context.identity.scopes].sort()] : null;
