@@ -79,7 +79,9 @@ test('requests carry the envelope built from the host; results reach it without 
   assert.deepEqual(call.result, { content: [{ type: 'text', text: 'fine' }], isError: false });
 
   const server = served(up);
-  assert.deepEqual(server.received.flatMap((m) => ('method' in m ? [m.method] : [])), ['server/discover', 'tools/list', 'tools/call'], 'no initialize, no logging/setLevel');
+  const listSession = up.servers.at(-2);
+  assert.deepEqual(listSession?.received.flatMap((m) => ('method' in m ? [m.method] : [])), ['server/discover', 'tools/list'], 'the list session: no initialize');
+  assert.deepEqual(server.received.flatMap((m) => ('method' in m ? [m.method] : [])), ['server/discover', 'tools/call'], "the host's own: no initialize, no logging/setLevel");
   assert.deepEqual(server.requests('tools/call')[0]?.params, {
     name: 'status',
     arguments: {},

@@ -47,7 +47,15 @@ test('an upstream is promised only the capabilities its host declared, at the ho
   host.session = gateway.openSession(host.channel);
   await host.request('initialize', { protocolVersion: '2025-06-18', capabilities: { sampling: {}, tasks: { list: {} } }, clientInfo: { name: 'h', version: '2' } });
   await host.request('tools/list');
+  const listSession = up.servers.at(-1);
+  assert.deepEqual(
+    listSession?.initializeParams,
+    { protocolVersion: '2025-06-18', capabilities: { sampling: {} }, clientInfo: { name: 'switchboard', version: '0.1.0' } },
+    'the list session hosts alike share declares what they would, in the gateway\'s name',
+  );
+  await host.request('tools/call', { name: 'noop', arguments: {} });
   const perSession = up.servers.at(-1);
+  assert.notEqual(perSession, listSession, 'the call opened the host\'s own session');
   assert.deepEqual(perSession?.initializeParams, { protocolVersion: '2025-06-18', capabilities: { sampling: {} }, clientInfo: { name: 'h', version: '2' } });
   await gateway.close();
 });
@@ -283,7 +291,7 @@ test('a question outside any call goes to the standalone stream, or is refused a
     const host = new Host();
     host.session = gateway.openSession({ ...host.channel, canReachOutsideCalls: () => reachable });
     await host.request('initialize', { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'h', version: '1' } });
-    await host.request('tools/list'); // opens this host's upstream session
+    await host.request('tools/call', { name: 'noop', arguments: {} }); // opens this host's upstream session
     const server = up.servers.at(-1);
     const asked = server?.ask('roots/list', {});
     if (reachable) {
@@ -306,7 +314,7 @@ test('roots/list for a host that declared no roots gets at once what such a host
   const gateway = createGateway(config([spec('desk')]), { logger: silentLogger, openTransport: () => up.open() });
   await gateway.ready;
   const host = await connectHost(gateway, { elicitation: {} });
-  await host.request('tools/list'); // opens this host's upstream session
+  await host.request('tools/call', { name: 'noop', arguments: {} }); // opens this host's upstream session
   const answer = await up.servers.at(-1)?.ask('roots/list', {});
   assert.ok(answer && 'error' in answer, JSON.stringify(answer));
   assert.equal(answer.error.code, -32601);

@@ -37,7 +37,7 @@ test("a host's deeply nested clientInfo fails nobody: the upstream stays up and 
   const deep = new Host();
   deep.session = gateway.openSession(deep.channel);
   await deep.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: deepInfo(20_000) });
-  await deep.request('tools/list');
+  await deep.request('tools/call', { name: 'restart_service', arguments: {} }); // opens its own upstream session
   const seen = up.servers.map((server) => server.initializeParams?.clientInfo).find((info) => isObject(info) && info.name === 'deep-host');
   assert.deepEqual(seen, { name: 'deep-host', version: '1' }, 'the upstream gets the schema fields of clientInfo only');
   assert.deepEqual(gateway.health().upstreams.map((u) => [u.name, u.state]), [['desk', 'up']]);

@@ -73,6 +73,11 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
     message: 'bad.yaml:2: upstreams.desk: needs command (stdio) or url (streamable-http, sse)',
   },
   {
+    name: 'lists per-session on a shared upstream',
+    text: yaml('upstreams:', '  desk:', '    command: node', '    sharing: shared', '    lists: per-session'),
+    message: 'bad.yaml:5: upstreams.desk.lists: only applies with sharing: per-session (a shared upstream has one session, whose lists every host sees)',
+  },
+  {
     name: 'transport sse with command',
     text: yaml('upstreams:', '  desk:', '    command: node', '    transport: sse'),
     message: 'bad.yaml:4: upstreams.desk.transport: is sse, which needs url instead of command',

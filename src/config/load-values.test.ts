@@ -55,6 +55,7 @@ describe('parseConfigText: values', () => {
           kind: 'streamable-http',
           name: 'remote',
           sharing: 'per-session',
+          lists: 'shared',
           tools: { deny: [], rename: {} },
           requestTimeoutMs: 300_000,
           connectTimeoutMs: 30_000,

@@ -57,6 +57,7 @@ function normalizeUpstream(name: string, upstream: ParsedUpstream, configDir: st
   const common = {
     name,
     sharing: upstream.sharing,
+    lists: upstream.lists,
     tools: normalizeTools(upstream.tools),
     requestTimeoutMs: upstream.timeout,
     connectTimeoutMs: upstream.connectTimeout,

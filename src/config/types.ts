@@ -7,6 +7,10 @@ import type { LogSettings } from './sections/log.js';
 
 export type NamingStrategy = 'prefix-on-conflict' | 'prefix' | 'priority' | 'manual';
 export type SharingMode = 'per-session' | 'shared';
+
+/** Where a per-session upstream's lists come from before a host's own session opens (see UpstreamCommon.lists). */
+export type ListsMode = 'shared' | 'per-session';
+
 /** Which protocol era an upstream is spoken to in: detected (`auto`), or pinned. */
 export type EraSetting = 'auto' | 'legacy' | 'modern';
 
@@ -31,6 +35,8 @@ interface UpstreamCommon {
   /** The key under `upstreams:` in the config. */
   name: string;
   sharing: SharingMode;
+  /** Per-session mode: a host's lists before its own session opens come from a list session shared by key (`shared`), or from its own (`per-session`). */
+  lists: ListsMode;
   tools: ToolFilter;
   /** Milliseconds a forwarded request may wait for the upstream (paused while a host answers a question). */
   requestTimeoutMs: number;

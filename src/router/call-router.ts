@@ -22,7 +22,6 @@ import { isTaskOnlyTool, upstreamRunsToolTasks, withoutTaskParam } from '../prot
 import { withOperatorCapabilities } from '../questions/route-policy.js';
 import { eraChangeOf } from '../upstream/era-probe.js';
 import type { UpstreamLink } from '../upstream/link.js';
-import { fetchAll } from '../upstream/list-all.js';
 import { carryInputRequired } from '../upstream/rounds/input-call.js';
 import type { CallOptions, UpstreamSession } from '../upstream/session.js';
 import { TransportError } from '../upstream/transport/transport.js';
@@ -211,7 +210,7 @@ export class CallRouter<H extends RoutedOwner> {
   /** An upstream's own tool list (what a composite calls), as that upstream names them. */
   async #upstreamTools(upstream: string): Promise<JsonObject[]> {
     const link = this.#host.links().find((candidate) => candidate.spec.name === upstream);
-    return link ? fetchAll(await link.get(), 'tools') : [];
+    return link ? link.list('tools') : [];
   }
 
   /** Stops a call (the registry says what that takes): its upstream is told, and the questions it asked are void. */

@@ -10,6 +10,7 @@ import type { Logger } from '../core/log.js';
 import type { Attributed } from './attribution.js';
 import type { CallAttribution } from './attribution.js';
 import type { CallHost, CallRegistry, CallTool } from './calls.js';
+import { LIST_CACHE_KEYS } from '../upstream/list-all.js';
 
 /** What the fan-out needs of an upstream session. */
 export interface NotifyingUpstream {
@@ -65,12 +66,6 @@ export interface UpstreamNotificationsOptions<H extends NotifiedHost<U>, U exten
   logger: Logger;
 }
 
-const LIST_CHANGED = new Set(['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']);
-const CACHE_KEYS: Record<string, string[]> = {
-  'notifications/tools/list_changed': ['tools'],
-  'notifications/prompts/list_changed': ['prompts'],
-  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
-};
 
 export class UpstreamNotifications<H extends NotifiedHost<U>, U extends NotifyingUpstream> {
   #calls: CallRegistry<H, U>;
@@ -110,8 +105,9 @@ export class UpstreamNotifications<H extends NotifiedHost<U>, U extends Notifyin
   /** A notification of the upstream: to the host sessions it concerns, or dropped. */
   notification(upstream: U, message: JsonRpcNotification, relatedCallId: number | undefined): void {
     const params = message.params ?? {};
-    if (LIST_CHANGED.has(message.method)) {
-      for (const key of CACHE_KEYS[message.method] ?? []) upstream.listCache.delete(key);
+    const stale = LIST_CACHE_KEYS[message.method];
+    if (stale) {
+      for (const key of stale) upstream.listCache.delete(key);
       for (const host of this.#hostsOf(upstream)) host.listChanged(message.method);
       return;
     }

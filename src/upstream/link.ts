@@ -1,13 +1,34 @@
 /**
  * @module A lazily opened upstream session for one host session (or for all, when shared): opened on
  * first use, opened again after the upstream crashed or forgot our session, refused while backing off; and, for a
- * host whose concurrent calls must not share one (`oneCallPerSession`), a session of its own for each call in flight.
+ * host whose concurrent calls must not share one (`oneCallPerSession`), a session of its own for each call in flight;
+ * its lists, read from its own session or, before that is open, from a list session shared with other hosts.
  */
 
 import type { UpstreamSpec } from '../config/types.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { isObject } from '../protocol/jsonrpc.js';
+import type { ListKind } from './list-all.js';
+import { LIST_CAPABILITY, fetchAll } from './list-all.js';
 import type { UpstreamSession } from './session.js';
 import type { UpstreamStatus } from './status.js';
+
+/** A list session shared with other hosts (list-source.ts), as a link reads it. */
+export interface SharedLists {
+  session(): Promise<UpstreamSession>;
+  current(): UpstreamSession | undefined;
+  /** Listens to its list changes until the function returned is called. */
+  attach(listener: (method: string) => void): () => void;
+}
+
+/** Where a per-session link reads its lists before its own session is open (`lists: shared`). */
+export interface ListsFrom {
+  /** The shared list session for this host (throws as opening the host's own session would, e.g. not initialized). */
+  source(): SharedLists;
+  /** Tells the host that a list it was shown from there changed. */
+  changed(method: string): void;
+}
 
 /** How long an extra session (see forCall) no call holds stays open for the next overlapping call. */
 export const EXTRA_LINGER_MS = 60_000;
@@ -28,13 +49,49 @@ export class UpstreamLink {
   /** An extra session no call holds is closed after this long unused (for stdio: its process ends). */
   readonly #extraLingerMs: number;
   #lingering = new Map<UpstreamSession, NodeJS.Timeout>();
+  /** Lists before the link's own session is open come from a shared list session (undefined: from the link's own). */
+  readonly #listsFrom: ListsFrom | undefined;
+  /** The shared list session this link reads from, once it listed there, and how it stops listening to it. */
+  #shared: { lists: SharedLists; detach: () => void } | undefined;
 
-  constructor(status: UpstreamStatus, open: () => Promise<UpstreamSession>, options: { oneCallPerSession?: boolean; extraLingerMs?: number } = {}) {
+  constructor(
+    status: UpstreamStatus,
+    open: () => Promise<UpstreamSession>,
+    options: { oneCallPerSession?: boolean; extraLingerMs?: number; listsFrom?: ListsFrom } = {},
+  ) {
     this.spec = status.spec;
     this.#status = status;
     this.#open = open;
     this.#oneCallPerSession = options.oneCallPerSession === true;
     this.#extraLingerMs = options.extraLingerMs ?? EXTRA_LINGER_MS;
+    this.#listsFrom = options.listsFrom;
+  }
+
+  /**
+   * Every item of one list (none when the upstream offers no such list). From the link's own session when it is open
+   * (or lists are per session); else from the shared list session, so listing opens nothing of this host's own.
+   */
+  async list(kind: ListKind): Promise<JsonObject[]> {
+    const session = await this.#listSession();
+    if (!isObject(session.serverCapabilities[LIST_CAPABILITY[kind]])) return [];
+    return fetchAll(session, kind);
+  }
+
+  /** What the upstream offers, as last seen: by this link's own session, its list session, else the upstream's probe. */
+  serverCapabilities(): JsonObject | undefined {
+    const capabilities = this.current()?.serverCapabilities ?? this.#shared?.lists.current()?.serverCapabilities ?? this.#status.report.capabilities;
+    return isObject(capabilities) ? capabilities : undefined;
+  }
+
+  #listSession(): Promise<UpstreamSession> {
+    const own = this.current();
+    if (own || !this.#listsFrom) return own ? Promise.resolve(own) : this.get();
+    if (this.#closed) return Promise.reject(new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed'));
+    if (!this.#shared) {
+      const lists = this.#listsFrom.source();
+      this.#shared = { lists, detach: lists.attach(this.#listsFrom.changed) };
+    }
+    return this.#shared.lists.session();
   }
 
   /** How many sessions this link has open now (its first one and the extra ones). */
@@ -145,6 +202,8 @@ export class UpstreamLink {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#shared?.detach();
+    this.#shared = undefined;
     const sessions = [this.#session, ...this.#extra];
     this.#session = undefined;
     this.#extra = [];

@@ -14,6 +14,21 @@ export const LIST_METHOD: Record<ListKind, string> = {
   resourceTemplates: 'resources/templates/list',
 };
 
+/** The server capability that says an upstream offers a list. */
+export const LIST_CAPABILITY: Record<ListKind, string> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+};
+
+/** The cached lists each list_changed notification makes stale. */
+export const LIST_CACHE_KEYS: Readonly<Record<string, readonly ListKind[]>> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+};
+
 /** Upper bound on pages fetched from one upstream for one list (guards against cursor loops). */
 export const MAX_PAGES = 1000;
 

@@ -17,8 +17,11 @@ const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { na
 const ENVELOPE = upstreamEnvelope({ hostCapabilities: {}, hostRevision: '2025-11-25', clientInfo: { name: 'host', version: '1' } });
 const NO_HANDLERS = { onRequest() {}, onNotification() {}, onClose() {} };
 
-type TestHost = { initParamsFor: () => typeof INIT; envelopeFor: () => typeof ENVELOPE; logLevel: string | undefined };
-const host = (): TestHost => ({ initParamsFor: () => INIT, envelopeFor: () => ENVELOPE, logLevel: undefined });
+type TestHost = { initParamsFor: () => typeof INIT; envelopeFor: () => typeof ENVELOPE; logLevel: string | undefined; listChanged(method: string): void; changes: string[] };
+const host = (init: typeof INIT = INIT): TestHost => {
+  const changes: string[] = [];
+  return { initParamsFor: () => init, envelopeFor: () => ENVELOPE, logLevel: undefined, listChanged: (method) => changes.push(method), changes };
+};
 
 /** A transport whose process will not start. */
 const unstartable = (): Transport => ({ start: () => Promise.reject(new Error('spawn ENOENT')), send: () => Promise.resolve(), close: () => Promise.resolve() });
@@ -159,5 +162,65 @@ test('after stopProbing no retry runs', async () => {
   upstreams.stopProbing();
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(attempts, 1);
+  await upstreams.close();
+});
+
+test('per-session upstream: hosts that only list share one list session per revision and capabilities; a call opens the host\'s own', async () => {
+  const up = fakeUpstreamFactory({ ok: () => ({ content: [] }) });
+  const { pool: upstreams, seen } = pool([spec('desk')], up.open);
+  await upstreams.ready;
+  const probes = up.servers.length;
+  const eliciting = { ...INIT, capabilities: { elicitation: { form: {} } } };
+  const hosts = [host(), host(), host(eliciting)];
+  const links = hosts.map((owner) => upstreams.linksFor(owner)[0]!);
+  const lists = await Promise.all(links.map((link) => link.list('tools')));
+  assert.deepEqual(lists.map((tools) => tools.map((tool) => tool.name)), [['ok'], ['ok'], ['ok']]);
+  const opened = up.servers.slice(probes);
+  assert.equal(opened.length, 2, 'one list session for the two alike hosts, one for the host declaring elicitation');
+  assert.deepEqual(opened.map((server) => server.initializeParams?.capabilities), [{}, { elicitation: { form: {} } }]);
+  assert.deepEqual(opened[0]?.initializeParams?.clientInfo, { name: 'switchboard', version: '0.1.0' }, 'the list session lists in the gateway\'s name');
+  assert.equal(opened.flatMap((server) => server.received).filter((message) => 'method' in message && message.method === 'tools/list').length, 2, 'each list session listed once');
+  assert.equal(upstreams.listSessions, 2);
+  assert.deepEqual(seen.adopted, [], 'no host owns a list session');
+  assert.equal(links[0]?.current(), undefined, 'listing opened nothing of the host\'s own');
+
+  const own = await links[0]!.forCall();
+  assert.deepEqual(seen.adopted, [hosts[0]], 'a call opens the host\'s own session');
+  own.release();
+  await Promise.all(links.map((link) => link.close()));
+  await upstreams.close();
+});
+
+test('per-session upstream: a list change on the list session drops its cached list and reaches each host that listed there', async () => {
+  const up = fakeUpstreamFactory({ ok: () => ({ content: [] }) });
+  const { pool: upstreams } = pool([spec('desk')], up.open);
+  await upstreams.ready;
+  const probes = up.servers.length;
+  const [listed, silent] = [host(), host()];
+  const link = upstreams.linksFor(listed)[0]!;
+  upstreams.linksFor(silent);
+  await link.list('tools');
+  const listSession = up.servers[probes]!;
+  await listSession.notify('notifications/tools/list_changed');
+  await eventually(() => listed.changes.length === 1, 'the host that listed hears of the change');
+  assert.deepEqual(listed.changes, ['notifications/tools/list_changed']);
+  assert.deepEqual(silent.changes, [], 'a host that never listed there is not told');
+  await link.list('tools');
+  const lists = listSession.received.filter((message) => 'method' in message && message.method === 'tools/list');
+  assert.equal(lists.length, 2, 'the list is asked again after the change');
+  await link.close();
+  await upstreams.close();
+});
+
+test('per-session upstream with `lists: per-session`: a host lists on its own session', async () => {
+  const up = fakeUpstreamFactory({ ok: () => ({ content: [] }) });
+  const { pool: upstreams, seen } = pool([spec('desk', 'per-session', { lists: 'per-session' })], up.open);
+  await upstreams.ready;
+  const owner = host();
+  const [link] = upstreams.linksFor(owner);
+  assert.deepEqual((await link!.list('tools')).map((tool) => tool.name), ['ok']);
+  assert.deepEqual(seen.adopted, [owner], 'listing opened the host\'s own session');
+  assert.equal(upstreams.listSessions, 0);
+  await link!.close();
   await upstreams.close();
 });

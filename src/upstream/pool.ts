@@ -1,4 +1,4 @@
-/** @module The upstream pool: links per host session or shared, opening upstream sessions, the startup probe, backoff and marking down, health. */
+/** @module The upstream pool: links per host session or shared, the list sessions of per-session upstreams, opening upstream sessions, the startup probe, backoff and marking down, health. */
 
 import type { UpstreamSpec } from '../config/types.js';
 import type { Clock } from '../core/clock.js';
@@ -19,6 +19,8 @@ import { probeReportOf, probeUpstream, RELAYABLE_CAPABILITIES, SWITCHBOARD_INFO 
 import { connectUpstream } from './connect.js';
 import { isUpstreamsOwnFailure } from './fault.js';
 import { UpstreamLink } from './link.js';
+import type { ListsFrom } from './link.js';
+import { ListSources } from './list-source.js';
 import type { InitializeParams, UpstreamHandlers, UpstreamSession } from './session.js';
 import { UpstreamStatus } from './status.js';
 
@@ -30,6 +32,8 @@ export interface PoolHost {
   envelopeFor(upstream: string): RequestEnvelope;
   /** The log level the host set, if any (sent on to each legacy upstream session it opens). */
   readonly logLevel: string | undefined;
+  /** A list the host was shown changed (`notifications/tools/list_changed` and the like). */
+  listChanged(method: string): void;
 }
 
 export interface UpstreamPoolOptions<H extends PoolHost> {
@@ -58,6 +62,8 @@ export class UpstreamPool<H extends PoolHost> {
   #options: UpstreamPoolOptions<H>;
   #status = new Map<string, UpstreamStatus>();
   #shared = new Map<string, UpstreamLink>();
+  /** The list sessions of each per-session upstream whose lists are shared (`lists: shared`). */
+  #lists = new Map<string, ListSources>();
   /** Numbers the upstream sessions this pool opens (their keys). */
   #ids = new CountingIds();
   #retryTimers = new Set<NodeJS.Timeout>();
@@ -71,6 +77,14 @@ export class UpstreamPool<H extends PoolHost> {
       const status = new UpstreamStatus(spec, options.retry, options.clock);
       this.#status.set(spec.name, status);
       if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
+      else if (spec.lists === 'shared') {
+        this.#lists.set(spec.name, new ListSources({
+          status,
+          open: (init, handlers) => this.#connect(spec, init, () => listEnvelope(init), { hostInit: true, handlers }),
+          logger: options.logger,
+          ...(options.handlers.onRequestDone ? { onRequestDone: options.handlers.onRequestDone } : {}),
+        }));
+      }
     }
     const firstProbes = options.upstreams.map((spec) => ({ tried: this.#tryUpstream(spec), timeoutMs: spec.connectTimeoutMs }));
     this.ready = Promise.all(firstProbes.map((probe) => probe.tried)).then(() => undefined);
@@ -87,8 +101,28 @@ export class UpstreamPool<H extends PoolHost> {
       const shared = this.#shared.get(spec.name);
       if (shared) return shared;
       const oneCallPerSession = options.callsApart === true && spec.kind !== 'streamable-http';
-      return new UpstreamLink(this.#statusOf(spec), () => this.#openFor(spec, host), { oneCallPerSession });
+      const listsFrom = this.#listsFrom(spec, host);
+      return new UpstreamLink(this.#statusOf(spec), () => this.#openFor(spec, host), { oneCallPerSession, ...(listsFrom ? { listsFrom } : {}) });
     });
+  }
+
+  /** How many list sessions (of per-session upstreams, for hosts without their own) are open now. */
+  get listSessions(): number {
+    return [...this.#lists.values()].reduce((sum, sources) => sum + sources.open, 0);
+  }
+
+  /** Where `host`'s link to a per-session upstream reads its lists before its own session opens (undefined: from that session). */
+  #listsFrom(spec: UpstreamSpec, host: H): ListsFrom | undefined {
+    const sources = this.#lists.get(spec.name);
+    if (!sources) return undefined;
+    return {
+      source: () => {
+        const init = host.initParamsFor(spec.name);
+        if (!init) throw new GatewayError('GW_ERR_NOT_INITIALIZED', 'Session not initialized');
+        return sources.sourceFor(init);
+      },
+      changed: (method) => host.listChanged(method),
+    };
   }
 
   /** Each upstream as last seen, in config order. */
@@ -122,6 +156,7 @@ export class UpstreamPool<H extends PoolHost> {
   async close(): Promise<void> {
     this.stopProbing();
     await Promise.all([...this.#shared.values()].map((link) => link.close()));
+    await Promise.all([...this.#lists.values()].map((sources) => sources.close()));
   }
 
   #statusOf(spec: UpstreamSpec): UpstreamStatus {
@@ -159,7 +194,7 @@ export class UpstreamPool<H extends PoolHost> {
     spec: UpstreamSpec,
     init: InitializeParams,
     envelope: () => RequestEnvelope,
-    options: { adopt?: (session: UpstreamSession) => void; hostInit?: boolean } = {},
+    options: { adopt?: (session: UpstreamSession) => void; hostInit?: boolean; handlers?: UpstreamHandlers } = {},
   ): Promise<UpstreamSession> {
     const { adopt } = options;
     const status = this.#statusOf(spec);
@@ -168,7 +203,7 @@ export class UpstreamPool<H extends PoolHost> {
       session = await connectUpstream({
         spec,
         open: () => this.#options.openTransport(spec),
-        handlers: this.#options.handlers,
+        handlers: options.handlers ?? this.#options.handlers,
         logger: this.#options.logger,
         remembered: status.era,
         init,
@@ -233,6 +268,11 @@ export class UpstreamPool<H extends PoolHost> {
     timer.unref();
     this.#retryTimers.add(timer);
   }
+}
+
+/** The envelope of a list session's requests to a 2026-07-28 upstream: what its hosts declare, in the gateway's name. */
+function listEnvelope(init: InitializeParams): RequestEnvelope {
+  return upstreamEnvelope({ hostCapabilities: init.capabilities, hostRevision: init.protocolVersion, clientInfo: SWITCHBOARD_INFO });
 }
 
 /** The list_changed notifications for the lists an upstream offering `capabilities` adds to the merged ones. */

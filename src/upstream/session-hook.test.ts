@@ -19,6 +19,7 @@ const SPEC = {
   url: 'http://127.0.0.1:1/mcp',
   headers: {},
   sharing: 'per-session',
+  lists: 'shared',
   tools: { deny: [], rename: {} },
   requestTimeoutMs: 5000,
   connectTimeoutMs: 5000,

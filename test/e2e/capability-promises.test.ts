@@ -102,7 +102,8 @@ describe('issue 11 item 11: an upstream is promised what its host declared, plus
     const client = 'promises-roots-host';
     const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
-    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
+    // A call opens the host's own upstream session (a list is answered from the gateway's list session).
+    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'toggle_extra', arguments: {} } })).rest();
     assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ roots: { listChanged: true }, elicitation: { form: {} } }]);
   });
 
@@ -110,7 +111,8 @@ describe('issue 11 item 11: an upstream is promised what its host declared, plus
     const client = 'promises-bare-host';
     const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
-    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
+    // A call opens the host's own upstream session (a list is answered from the gateway's list session).
+    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'toggle_extra', arguments: {} } })).rest();
     assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ elicitation: {} }]);
   });
 });
@@ -122,7 +124,8 @@ describe('issue 11 item 11: questions.sampling: operator promises sampling to th
     const client = 'promises-operator-sampling-host';
     const host = await RawHost.connect(rec.gateway.url, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: client, version: '1.0.0' } });
     t.after(() => host.close());
-    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rest();
+    // A call opens the host's own upstream session (a list is answered from the gateway's list session).
+    await (await host.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'toggle_extra', arguments: {} } })).rest();
     assert.deepEqual(await awaitInitialize(rec.recordFile, client), [{ elicitation: { form: {} }, sampling: {} }]);
   });
 });

@@ -19,6 +19,7 @@ export function spec(name: string, sharing: SharingMode = 'per-session', extra: 
     args: [],
     env: {},
     sharing,
+    lists: 'shared',
     tools: { deny: [], rename: {} },
     requestTimeoutMs: 2000,
     connectTimeoutMs: 2000,

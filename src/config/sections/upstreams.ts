@@ -15,6 +15,7 @@ const ENV_NAME_PATTERN = '^[^=\\u0000]+$';
 /** Defaults as written in the file (before durations are normalized). */
 const DEFAULTS = {
   sharing: 'per-session',
+  lists: 'shared',
   timeout: '5m',
   connectTimeout: '30s',
   era: 'auto',
@@ -86,6 +87,13 @@ const upstreamSchema = z
       .enum(['per-session', 'shared'])
       .default(DEFAULTS.sharing)
       .meta({ description: 'per-session: one upstream connection per host session; shared: one for all.' }),
+    lists: z
+      .enum(['shared', 'per-session'])
+      .default(DEFAULTS.lists)
+      .meta({
+        description:
+          'With sharing per-session, where a host that has made no call yet is shown the lists (tools, prompts, resources, templates) from: shared: one list session per protocol revision and declared capabilities, so listing spawns no process of the host\'s own; per-session: the host\'s own session, opened at its first list (for servers whose lists differ per session). Once a host\'s own session is open, its lists come from it either way.',
+      }),
     tools: toolsSchema.prefault({}),
     timeout: duration('How long a forwarded request may wait for the upstream.', 1).prefault(DEFAULTS.timeout),
     connectTimeout: duration('How long connecting and initializing may take.', 1).prefault(DEFAULTS.connectTimeout),
@@ -119,6 +127,7 @@ const upstreamSchema = z
     if (command !== undefined && upstream.headers !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['headers']);
     if (upstream.auth !== undefined && command !== undefined) custom(ctx, 'only applies to HTTP upstreams (with url)', ['auth']);
     else if (upstream.auth !== undefined && transport === 'sse') custom(ctx, 'only applies to streamable-http upstreams (legacy HTTP+SSE servers predate MCP authorization)', ['auth']);
+    if (upstream.lists === 'per-session' && upstream.sharing === 'shared') custom(ctx, 'only applies with sharing: per-session (a shared upstream has one session, whose lists every host sees)', ['lists']);
     if (upstream.era === 'modern' && transport === 'sse') custom(ctx, 'cannot be modern with transport sse (HTTP+SSE servers speak 2024-11-05)', ['era']);
   })
   .meta({ description: 'One upstream MCP server: stdio (command) or HTTP (url).', ...upstreamJsonRules });

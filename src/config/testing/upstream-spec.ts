@@ -10,6 +10,7 @@ export function httpUpstreamSpec(overrides: Partial<StreamableHttpUpstreamSpec> 
     url: 'http://127.0.0.1:1/mcp',
     headers: {},
     sharing: 'per-session',
+    lists: 'shared',
     tools: { deny: [], rename: {} },
     requestTimeoutMs: 1000,
     connectTimeoutMs: 1000,

@@ -12,15 +12,7 @@ import type { Logger } from '../../core/log.js';
 import { applyNaming } from './naming.js';
 import type { UpstreamLink } from '../../upstream/link.js';
 import type { ListKind } from '../../upstream/list-all.js';
-import { LIST_METHOD, fetchAll } from '../../upstream/list-all.js';
-
-
-const CAPABILITY_FOR: Record<ListKind, string> = {
-  tools: 'tools',
-  prompts: 'prompts',
-  resources: 'resources',
-  resourceTemplates: 'resources',
-};
+import { LIST_METHOD } from '../../upstream/list-all.js';
 
 export interface Route {
   link: UpstreamLink;
@@ -68,9 +60,7 @@ export class Catalog {
     const perUpstream = await Promise.all(
       this.#links.map(async (link) => {
         try {
-          const session = await link.get();
-          if (!isObject(session.serverCapabilities[CAPABILITY_FOR[kind]])) return { link, items: [] as JsonObject[] };
-          return { link, items: await fetchAll(session, kind) };
+          return { link, items: await link.list(kind) };
         } catch (error) {
           this.#options.logger.log('warn', `skipping upstream '${link.spec.name}' in ${LIST_METHOD[kind]}`, { error: String(error) });
           return { link, items: [] as JsonObject[] };
@@ -108,7 +98,7 @@ export class Catalog {
     for (const [template, route] of await this.templates()) {
       if (matchesTemplate(template, uri)) return { link: route.link, name: uri };
     }
-    const capable = this.#links.filter((link) => isObject(link.current()?.serverCapabilities.resources));
+    const capable = this.#links.filter((link) => isObject(link.serverCapabilities()?.resources));
     if (capable.length === 1 && capable[0]) return { link: capable[0], name: uri };
     throw new GatewayError('GW_ERR_UNKNOWN_RESOURCE', `Resource not found: ${uri}`);
   }
