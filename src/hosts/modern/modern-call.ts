@@ -28,7 +28,8 @@ export type CallOutcome = { result: JsonObject } | { error: JsonRpcErrorObject }
 export interface CallOwner {
   /**
    * How long the gateway waits, after a question that says more may follow (a legacy upstream's burst), for more
-   * of the same round. A round of no such question is offered at the end of the event loop's turn.
+   * of the same round; 0: until the end of the next I/O turn (what the upstream wrote with it has been read by
+   * then). A round of no such question is offered at the end of the event loop's turn.
    */
   settleMs: number;
   /** Seals the handle of a round: the call is parked under it until `deadlineMs`. */
@@ -182,6 +183,11 @@ export class ModernCall {
       const timer = setTimeout(() => this.#offer(), this.#owner.settleMs);
       timer.unref();
       this.#settle = timer;
+    } else if (this.#gathering) {
+      // More of the burst may be on its way: what the upstream wrote with it is read by the next I/O turn's end.
+      this.#settle = setImmediate(() => {
+        this.#settle = setImmediate(() => this.#offer());
+      });
     } else {
       this.#settle = setImmediate(() => this.#offer());
     }

@@ -59,7 +59,7 @@ export interface ModernHostsOptions {
   /** A retry carried another principal's handle (for the metrics). */
   onForeignHandle?: () => void;
   logger: Logger;
-  /** How long a round waits after a legacy upstream's question for more of its burst (default 25 ms); other rounds are offered at the end of the event loop's turn. */
+  /** How long a round waits after a legacy upstream's question for more of its burst (default 0: until the end of the next I/O turn); other rounds are offered at the end of the event loop's turn. */
   settleMs?: number;
   /** The count every principal's session is admitted by (caps on stand-ins, on each principal and on all host sessions). */
   limits: SessionLimits;
@@ -262,7 +262,7 @@ export class ModernHosts {
 
   #ownerFor(session: PrincipalSession, params: JsonObject): CallOwner {
     return {
-      settleMs: this.#options.settleMs ?? 25,
+      settleMs: this.#options.settleMs ?? 0,
       park: (call) => {
         // The upstream (and tool) the call went to, as the router holds it: the handle names it, the deadline is its.
         const routed = session.routed.callOf(call.internalId);

@@ -28,7 +28,7 @@ function routedStub(): RoutedSession {
   return stub as unknown as RoutedSession;
 }
 
-function modernHost() {
+function modernHost(settleMs = 30) {
   const outside: JsonRpcNotification[] = [];
   const session = new PrincipalSession({
     key: 'k',
@@ -54,7 +54,7 @@ function modernHost() {
         method: 'tools/call',
         asks: true,
         exchange: { hostId: id, sink: { notify: (m) => sink.notes.push(m), respond: (m) => sink.responses.push(m) }, wantsLogs: true, progressToken: 'p' },
-        owner: { settleMs: 30, park: () => ({ handle: 'handle', deadlineMs: 60_000 }), cancelUpstream: () => undefined, ended: () => undefined, finish: (_method, result) => result },
+        owner: { settleMs, park: () => ({ handle: 'handle', deadlineMs: 60_000 }), cancelUpstream: () => undefined, ended: () => undefined, finish: (_method, result) => result },
       });
       session.calls.set(id, call);
       return id;
@@ -87,4 +87,24 @@ test('a round of questions that may be followed by more (a legacy upstream\'s bu
   host.port.ask({ key: 'sb-3', method: 'roots/list' }, single);
   await turn();
   assert.deepEqual([...(await host.held(single)).keys()], ['sb-3'], 'offered at once');
+});
+
+test('with no settle time (the default), a burst\'s round waits one more I/O turn for the rest of the burst, and no timer', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const host = modernHost(0);
+  const burst = host.openCall();
+  host.port.ask({ key: 'sb-1', method: 'roots/list', more: true }, burst);
+  // The next question of the burst arrives on the following I/O turn (the upstream wrote it a moment later).
+  setImmediate(() => host.port.ask({ key: 'sb-2', method: 'roots/list', more: true }, burst));
+  await turn();
+  await turn();
+  await turn();
+  assert.deepEqual([...(await host.held(burst)).keys()], ['sb-1', 'sb-2'], 'one round for the burst, offered with no timer run');
+
+  const lone = host.openCall();
+  host.port.ask({ key: 'sb-3', method: 'roots/list', more: true }, lone);
+  await turn();
+  await turn();
+  assert.deepEqual([...(await host.held(lone)).keys()], ['sb-3'], 'a lone question of a burst-capable upstream waits two turns, not a timer');
 });
