@@ -1,4 +1,4 @@
-/** @module Bench idle-memory phase: open N initialized sessions (initialize + one tools/list each), then sample the server tree's RSS. */
+/** @module Bench idle-memory phase: open N initialized sessions (initialize + one tools/list each) and keep them, then sample the server tree's RSS. */
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpSession } from './mcp-client.js';
@@ -29,7 +29,18 @@ export interface IdleResult extends TreeMemory {
 
 const MAX_FAILED_OPENS = 5;
 
-export async function runIdlePhase(url: string, rootPid: number, spec: IdleSpec): Promise<IdleResult> {
+/** The sessions opened, and how opening went. */
+export interface OpenedSessions {
+  sessions: McpSession[];
+  failedOpens: number;
+  firstError?: string;
+  stoppedEarly?: string;
+}
+
+export type OpenSpec = Omit<IdleSpec, 'settleMs'>;
+
+/** Opens up to `spec.sessions` sessions (initialize, notifications/initialized, one tools/list each) and keeps them; stops early on time, free memory or repeated failures. */
+export async function openIdleSessions(url: string, spec: OpenSpec): Promise<OpenedSessions> {
   const sessions: McpSession[] = [];
   const deadline = Date.now() + spec.timeoutMs;
   let started = 0;
@@ -55,8 +66,18 @@ export async function runIdlePhase(url: string, rootPid: number, spec: IdleSpec)
     }
   };
 
-  // The sessions stay open: the caller stops the target (and its whole tree) right after.
   await Promise.all(Array.from({ length: Math.max(1, spec.concurrency) }, worker));
+  return {
+    sessions,
+    failedOpens,
+    ...(firstError === undefined ? {} : { firstError }),
+    ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
+  };
+}
+
+export async function runIdlePhase(url: string, rootPid: number, spec: IdleSpec): Promise<IdleResult> {
+  // The sessions stay open: the caller stops the target (and its whole tree) right after.
+  const { sessions, failedOpens, firstError, stoppedEarly } = await openIdleSessions(url, spec);
   if (sessions.length === 0) throw new Error(firstError ?? stoppedEarly ?? 'no session opened');
   await sleep(spec.settleMs);
   const samples: TreeMemory[] = [];

@@ -16,6 +16,8 @@ export interface BenchOptions {
   rounds: number;
   /** Idle initialized sessions held open for the memory sample. */
   idleSessions: number;
+  /** Idle sessions of cell 6 (`idle-10k`): the gateway's RSS per session. */
+  idleScaleSessions: number;
   /** Target names to run (empty = all). */
   targets: string[];
   /** Another built checkout of Switchboard, benched beside this one in the same run (its per-session and shared targets). */
@@ -45,6 +47,7 @@ const NUMERIC = {
   warmup: ['--warmup', 'BENCH_WARMUP', 200, 20],
   rounds: ['--rounds', 'BENCH_ROUNDS', 5, 1],
   idleSessions: ['--idle-sessions', 'BENCH_IDLE_SESSIONS', 200, 20],
+  idleScaleSessions: ['--idle-scale-sessions', 'BENCH_IDLE_SCALE_SESSIONS', 10_000, 1000],
   phaseTimeoutMs: ['--phase-timeout-ms', 'BENCH_PHASE_TIMEOUT_MS', 300_000, 60_000],
   startTimeoutMs: ['--start-timeout-ms', 'BENCH_START_TIMEOUT_MS', 30_000, 30_000],
   requestTimeoutMs: ['--request-timeout-ms', 'BENCH_REQUEST_TIMEOUT_MS', 30_000, 30_000],
@@ -62,7 +65,7 @@ export const USAGE = [
   '  --targets LIST          comma-separated target names (env BENCH_TARGETS), `cluster` for the cluster cell; default: all',
   '  --baseline DIR          also bench the Switchboard checkout in DIR (built: dist/), side by side (env BENCH_BASELINE)',
   '  --profile-dir DIR       run the elicitation cells\' gateways under node --cpu-prof, profiles in DIR (env BENCH_PROFILE_DIR)',
-  '  `--targets elicitation` runs the four elicitation cells (issue 15), `elicitation-N` one of them',
+  '  `--targets elicitation` runs the four elicitation cells (issue 15), `elicitation-N` one of them; `idle-10k` runs cell 6 (gateway RSS per idle session)',
   '  the cluster cell needs PostgreSQL (SWITCHBOARD_TEST_PG_URL, e.g. from scripts/test-postgres.sh start) and haproxy; without them it is reported skipped',
   ...Object.values(NUMERIC).map(([flag, env, full, quick]) => `  ${`${flag} N`.padEnd(24)}env ${env}; default ${full}, quick ${quick}`),
 ].join('\n');

@@ -85,6 +85,11 @@ export function treeMemory(root: number): TreeMemory {
   return memory;
 }
 
+/** VmRSS of one process in bytes (NaN when it is gone). */
+export function processRss(pid: number): number {
+  return kib(readOrNull(`/proc/${pid}/status`), 'VmRSS') ?? Number.NaN;
+}
+
 /** MemAvailable of the machine in bytes (Infinity when unreadable). */
 export function memAvailableBytes(): number {
   return kib(readOrNull('/proc/meminfo'), 'MemAvailable') ?? Number.POSITIVE_INFINITY;

@@ -9,6 +9,8 @@ import { runElicitationCells, selectedCells, type ElicitationFigures } from './e
 import { renderElicitationSection } from './elicitation-table.js';
 import { renderClusterSection } from './cluster-table.js';
 import { runIdlePhase } from './idle-phase.js';
+import { IDLE_SCALE, runIdleScaleCell, type IdleScaleCell } from './idle-scale-cell.js';
+import { renderIdleScaleSection } from './idle-scale-table.js';
 import { runLoadRounds, type LoadSubject } from './load-rounds.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { processTree, treeCpuMicros } from './proc-tree.js';
@@ -16,7 +18,7 @@ import { startTarget, type RunningTarget } from './spawn-target.js';
 import { summarize } from './summary.js';
 import { renderReport, type TargetReport } from './table.js';
 import { switchboard, TARGETS, type TargetContext, type TargetDefinition } from './targets.js';
-import { CLUSTER_RESULTS, ELICITATION_RESULTS, writeResults } from './write-doc.js';
+import { CLUSTER_RESULTS, ELICITATION_RESULTS, IDLE_SCALE_RESULTS, writeResults } from './write-doc.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -38,15 +40,15 @@ const CLUSTER = 'cluster';
 /** The names `--targets` gives the elicitation cells: all four, or one. */
 const ELICITATION = ['elicitation', 'elicitation-1', 'elicitation-2', 'elicitation-3', 'elicitation-4'];
 
-/** The targets to measure, whether the cluster cell runs, and which elicitation cells do. */
-function selectTargets(options: BenchOptions): { targets: TargetDefinition[]; cluster: boolean; elicitation: Set<number> } {
+/** The targets to measure, whether the cluster cell and cell 6 run, and which elicitation cells do. */
+function selectTargets(options: BenchOptions): { targets: TargetDefinition[]; cluster: boolean; idleScale: boolean; elicitation: Set<number> } {
   const all = options.baseline === undefined ? TARGETS : [...TARGETS, switchboard('per-session', resolve(options.baseline)), switchboard('shared', resolve(options.baseline))];
-  if (options.targets.length === 0) return { targets: all, cluster: true, elicitation: selectedCells(['elicitation']) };
+  if (options.targets.length === 0) return { targets: all, cluster: true, idleScale: true, elicitation: selectedCells(['elicitation']) };
   const wanted = new Set(options.targets.map(slug));
-  const cells = [CLUSTER, ...ELICITATION];
+  const cells = [CLUSTER, IDLE_SCALE, ...ELICITATION];
   const unknown = [...wanted].filter((name) => !cells.includes(name) && !all.some((target) => slug(target.name) === name));
   if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(', ')}; known: ${[...all.map((t) => slug(t.name)), ...cells].join(', ')}`);
-  return { targets: all.filter((target) => wanted.has(slug(target.name))), cluster: wanted.has(CLUSTER), elicitation: selectedCells([...wanted]) };
+  return { targets: all.filter((target) => wanted.has(slug(target.name))), cluster: wanted.has(CLUSTER), idleScale: wanted.has(IDLE_SCALE), elicitation: selectedCells([...wanted]) };
 }
 
 async function measureLoad(targets: TargetDefinition[], context: TargetContext, options: BenchOptions, reports: Map<string, TargetReport>): Promise<void> {
@@ -112,18 +114,34 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const { targets, cluster, elicitation } = selectTargets(options);
+  const { targets, cluster, idleScale, elicitation } = selectTargets(options);
   const tmpDir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
   const context: TargetContext = { repoRoot, tmpDir, startTimeoutMs: options.startTimeoutMs };
   const reports = new Map<string, TargetReport>();
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   let cell: ClusterCell = { skipped: `not selected (--targets ${options.targets.join(',')})` };
   let asking: ElicitationFigures | undefined;
+  let scale: IdleScaleCell | undefined;
   try {
     if (targets.length > 0) {
       log(`targets: ${targets.map((target) => target.name).join(', ')}`);
       await measureLoad(targets, context, options, reports);
       await measureIdle(targets, context, options, reports);
+    }
+    if (idleScale) {
+      log(`cell 6 (${IDLE_SCALE}): ${options.idleScaleSessions} idle sessions`);
+      scale = await runIdleScaleCell(
+        context,
+        {
+          sessions: options.idleScaleSessions,
+          concurrency: 8,
+          timeoutMs: options.phaseTimeoutMs,
+          requestTimeoutMs: options.requestTimeoutMs,
+          minFreeBytes: options.minFreeMb * 2 ** 20,
+          settleMs: 2000,
+        },
+        log,
+      );
     }
     if (elicitation.size > 0) {
       log(`elicitation cells ${[...elicitation].join(', ')}`);
@@ -155,6 +173,14 @@ async function main(): Promise<void> {
     if (options.write) {
       await writeResults(docPath, table);
       log('wrote the results to docs/benchmarks.md');
+    }
+  }
+  if (scale) {
+    const section = renderIdleScaleSection(header, scale);
+    process.stdout.write(`${targets.length > 0 ? '\n' : ''}### Idle sessions at scale (cell 6)\n\n${section}`);
+    if (options.write) {
+      await writeResults(docPath, section, IDLE_SCALE_RESULTS);
+      log('wrote cell 6 to docs/benchmarks.md');
     }
   }
   if (asking) {

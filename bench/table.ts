@@ -101,7 +101,12 @@ function row(report: TargetReport, direct: TargetReport | undefined): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function goalLines(reports: TargetReport[], concurrency: number): string[] {
+/** Issue 15's idle-memory bounds: shared mode's tree RSS against direct; cell 5, per-session hosts that only listed tools. */
+export const SHARED_IDLE_GOAL = 1.3;
+export const PER_SESSION_IDLE_GOAL = 1.5;
+export const PER_SESSION_IDLE_PROCESSES = 2;
+
+function goalLines(reports: TargetReport[], concurrency: number, idleSessions: number): string[] {
   const direct = reports.find((report) => report.name === 'direct');
   const base = { single: value(direct?.single), multi: value(direct?.multi), idle: value(direct?.idle) };
   const check = (target: string, label: string, pick: (report: TargetReport) => number | undefined, limit: number, atMost: boolean): string => {
@@ -116,7 +121,13 @@ function goalLines(reports: TargetReport[], concurrency: number): string[] {
     lines.push(check(target, `calls/s @${concurrency} ≥ 0.8× direct`, (r) => loadRatio(value(r.multi), base.multi, 'calls'), 0.8, false));
     lines.push(check(target, 'CPU per call ≤ 1.4× direct', (r) => loadRatio(value(r.multi), base.multi, 'cpu'), 1.4, true));
   }
-  lines.push(check('switchboard shared', 'idle memory ≤ 1.5× direct', (r) => ratio(value(r.idle)?.rssBytes, base.idle?.rssBytes), 1.5, true));
+  const idleRss = (r: TargetReport): number | undefined => ratio(value(r.idle)?.rssBytes, base.idle?.rssBytes);
+  lines.push(check('switchboard shared', `idle memory with ${idleSessions} sessions ≤ ${SHARED_IDLE_GOAL}× direct`, idleRss, SHARED_IDLE_GOAL, true));
+  const cell5 = `cell 5, switchboard per-session, ${idleSessions} idle hosts that listed tools`;
+  lines.push(check('switchboard per-session', `tree RSS ≤ ${PER_SESSION_IDLE_GOAL}× direct`, idleRss, PER_SESSION_IDLE_GOAL, true).replace('- switchboard per-session,', `- ${cell5},`));
+  const processes = value(reports.find((report) => report.name === 'switchboard per-session')?.idle)?.processes;
+  const label = `${cell5}, processes ≤ ${PER_SESSION_IDLE_PROCESSES}`;
+  lines.push(processes === undefined ? `- ${label}: not measured` : `- ${label}: ${processes} ${processes <= PER_SESSION_IDLE_PROCESSES ? 'meets' : 'MISSES'} the goal`);
   return lines;
 }
 
@@ -151,9 +162,9 @@ export function renderReport(header: ReportHeader, reports: TargetReport[]): str
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...reports.map((report) => row(report, direct)),
     '',
-    'Goals for Switchboard (from the issue): ≥0.85× direct calls/s at 1 session, ≥0.8× at 16, server CPU per call ≤1.4× direct, idle memory with 200 sessions ≤1.5× direct in shared mode.',
+    `Goals for Switchboard (from the issues): ≥0.85× direct calls/s at 1 session, ≥0.8× at 16, server CPU per call ≤1.4× direct; idle memory with 200 sessions ≤${SHARED_IDLE_GOAL}× direct in shared mode; cell 5 (issue 15): 200 idle per-session hosts that listed tools, tree RSS ≤${PER_SESSION_IDLE_GOAL}× direct and at most ${PER_SESSION_IDLE_PROCESSES} processes.`,
     '',
-    ...goalLines(reports, header.concurrency),
+    ...goalLines(reports, header.concurrency, header.idleSessions),
   ];
   const notes = noteLines(reports, header.concurrency, header.idleSessions);
   if (notes.length > 0) lines.push('', 'Notes:', '', ...notes);

@@ -11,6 +11,7 @@ export interface DocSection {
 
 export const RESULTS: DocSection = { start: '<!-- bench-results:start -->', end: '<!-- bench-results:end -->', heading: 'Results' };
 export const ELICITATION_RESULTS: DocSection = { start: '<!-- bench-elicitation:start -->', end: '<!-- bench-elicitation:end -->', heading: 'Elicitation cell results' };
+export const IDLE_SCALE_RESULTS: DocSection = { start: '<!-- bench-idle-scale:start -->', end: '<!-- bench-idle-scale:end -->', heading: 'Idle sessions at scale (cell 6) results' };
 export const CLUSTER_RESULTS: DocSection = { start: '<!-- bench-cluster:start -->', end: '<!-- bench-cluster:end -->', heading: 'Cluster cell results' };
 
 const INTRO = `# Benchmarks

@@ -43,9 +43,11 @@ function isPriming(message: StoredMessage): message is Record<string, never> {
 export class MemoryEventStore {
   readonly #maxEvents: number;
   readonly #maxStreams: number;
-  /** Insertion order is recency order: a write moves its stream to the end. */
+  /**
+   * Insertion order is recency order: a write moves its stream to the end. The only table: a lookup by stream
+   * number (a Last-Event-ID, rare) walks it, at most `maxStreams` entries, so an idle session keeps one map.
+   */
   readonly #streams = new Map<StreamId, StreamLog>();
-  readonly #byNo = new Map<number, StreamLog>();
   #nextSeq = 1;
   #nextNo = 1;
 
@@ -59,7 +61,6 @@ export class MemoryEventStore {
     let log = this.#streams.get(streamId);
     if (log === undefined) {
       log = { no: this.#nextNo++, streamId, events: [] };
-      this.#byNo.set(log.no, log);
       this.#streams.set(streamId, log);
       this.#evictStreams();
     } else if (this.#streams.size > 1) {
@@ -68,7 +69,10 @@ export class MemoryEventStore {
     }
     const seq = this.#nextSeq++;
     if (!isPriming(message)) {
-      log.events.push({ seq, message });
+      // Most streams carry one event (a request's response): an array made with it is sized for it, where a push
+      // onto an empty array reserves room for 17.
+      if (log.events.length === 0) log.events = [{ seq, message }];
+      else log.events.push({ seq, message });
       if (log.events.length > this.#maxEvents) log.events.splice(0, log.events.length - this.#maxEvents);
     }
     return `${log.no}-${seq}`;
@@ -97,8 +101,9 @@ export class MemoryEventStore {
   #lookup(eventId: EventId): { log: StreamLog; seq: number } | undefined {
     const match = /^(\d+)-(\d+)$/.exec(eventId);
     if (match === null) return undefined;
-    const log = this.#byNo.get(Number(match[1]));
-    return log === undefined ? undefined : { log, seq: Number(match[2]) };
+    const no = Number(match[1]);
+    for (const log of this.#streams.values()) if (log.no === no) return { log, seq: Number(match[2]) };
+    return undefined;
   }
 
   #evictStreams(): void {
@@ -106,7 +111,6 @@ export class MemoryEventStore {
       const oldest = this.#streams.values().next().value;
       if (oldest === undefined) return;
       this.#streams.delete(oldest.streamId);
-      this.#byNo.delete(oldest.no);
     }
   }
 }

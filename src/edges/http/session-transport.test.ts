@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import { LEGACY_REVISIONS } from '../../protocol/revisions.js';
@@ -27,6 +29,18 @@ const request = (id: number, method = 'tools/call'): JsonRpcRequest => ({ jsonrp
 const post = (transport: SessionTransport, id: number, version = '2025-11-25') => transport.post({ kind: 'request', message: request(id) }, version);
 const progress = (token: number, n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n } });
 const result = (id: number): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: { done: id } });
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Whether what `ref` points to is collected once nothing but the weak reference holds it. */
+async function collected(ref: WeakRef<object>): Promise<boolean> {
+  for (let i = 0; i < 5 && ref.deref() !== undefined; i++) {
+    await sleep(0);
+    gc();
+  }
+  return ref.deref() === undefined;
+}
 
 describe('SessionTransport', () => {
   it('answers a request POST with an SSE stream that ends after its response, and hands the request on', async () => {
@@ -149,6 +163,32 @@ describe('SessionTransport', () => {
     await sleep(40);
     transport.close();
     assert.match(await response.text(), /^: keepalive\n\n/);
+  });
+
+  it('holds no connection of a stream whose response was sent: an idle session keeps only its stored events', async () => {
+    const { transport } = setup({ keepAliveMs: 10 });
+    // In a function of its own, so that no register of this test holds the response.
+    const answer = async (id: number): Promise<WeakRef<object>> => {
+      const response = post(transport, id);
+      transport.send(result(id), id);
+      assert.deepEqual(messagesOf(await readSse(response).rest()), [result(id)]);
+      return new WeakRef(response.body as object);
+    };
+    const bodies = [await answer(1), await answer(2)];
+    for (const body of bodies) assert.ok(await collected(body), 'the ended stream is collectable while the session lives');
+    transport.close();
+  });
+
+  it('sends keep-alives on a stream opened after every earlier one ended', async () => {
+    const { transport } = setup({ keepAliveMs: 10 });
+    const first = post(transport, 1);
+    transport.send(result(1), 1);
+    await readSse(first).rest();
+    await sleep(30);
+    const standalone = transport.get(null);
+    await sleep(40);
+    transport.close();
+    assert.match(await standalone.text(), /^: keepalive\n\n/);
   });
 
   it('close() ends every stream and drops later sends', async () => {

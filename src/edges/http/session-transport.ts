@@ -59,7 +59,7 @@ export class SessionTransport {
   readonly #connections = new Set<SseConnection>();
   #standalone: SseConnection | undefined;
   #nextStream = 1;
-  /** Stops the keep-alive timer; set once the first stream opens. */
+  /** Stops the keep-alive timer; set while a connection is open. */
   #stopKeepAlive: (() => void) | undefined;
   #closed = false;
 
@@ -215,7 +215,7 @@ export class SessionTransport {
   /** A new connection, counted for keep-alive and close until it ends or the host drops it. */
   #connect(onDropped: () => void): SseConnection {
     const connection: SseConnection = new SseConnection(() => {
-      this.#connections.delete(connection);
+      this.#forget(connection);
       onDropped();
     });
     if (this.#closed) {
@@ -223,13 +223,27 @@ export class SessionTransport {
       return connection;
     }
     this.#connections.add(connection);
-    // One timer per session, armed with its first stream and stopped by close().
-    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
+    this.#keepAlive();
     return connection;
   }
 
-  #disconnect(connection: SseConnection): void {
+  /**
+   * One timer per session while it has a connection open, stopped when the last one ends: an idle
+   * session holds no timer. Armed in a function of its own, so its closure holds no connection.
+   */
+  #keepAlive(): void {
+    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
+  }
+
+  #forget(connection: SseConnection): void {
     this.#connections.delete(connection);
+    if (this.#connections.size > 0) return;
+    this.#stopKeepAlive?.();
+    this.#stopKeepAlive = undefined;
+  }
+
+  #disconnect(connection: SseConnection): void {
+    this.#forget(connection);
     connection.end();
   }
 

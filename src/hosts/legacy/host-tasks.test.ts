@@ -73,3 +73,13 @@ test('a host session keeps at most maxTasks tasks: past it the oldest is forgott
   assert.equal(tasks.hostIdOf(a, 't1'), undefined);
   for (const id of ids.slice(1)) assert.equal(tasks.route(id).hostId, id);
 });
+
+test("host sessions that made no task yet share nothing: one's first task is never another's", () => {
+  const [first, second] = [new HostTasks(), new HostTasks()];
+  const a = upstream('a#1');
+  const hostId = first.adopt(a, 'task-1');
+  assert.throws(() => second.route(hostId), unknownTask);
+  assert.equal(second.adopt(a, 'task-2'), hostId, 'the second host numbers its own tasks from 1 too');
+  assert.deepEqual(first.route(hostId), { upstream: a, taskId: 'task-1', hostId });
+  assert.deepEqual(second.route(hostId), { upstream: a, taskId: 'task-2', hostId });
+});

@@ -24,11 +24,15 @@ type Keyed = { readonly key: string };
 /** Most tasks one host session keeps under its own ids; past it the oldest is forgotten (the table stays bounded). */
 export const MAX_TASKS_PER_HOST = 1_000;
 
+/** The tables of a host with no task yet, shared by all such hosts: only read (or emptied, a no-op); adopt() gives a host tables of its own first. */
+const NO_ROUTES = new Map<string, TaskRoute>();
+const NO_HOST_IDS = new Map<string, Map<string, string>>();
+
 export class HostTasks {
-  /** Host task id → where it runs, oldest first. */
-  #routes = new Map<string, TaskRoute>();
-  /** Per upstream session (by key): its task id → the host task id. */
-  #hostIds = new Map<string, Map<string, string>>();
+  /** Host task id → where it runs, oldest first. Shared and empty until the first task (most hosts never make one). */
+  #routes: Map<string, TaskRoute> = NO_ROUTES;
+  /** Per upstream session (by key): its task id → the host task id. Shared and empty until the first task. */
+  #hostIds: Map<string, Map<string, string>> = NO_HOST_IDS;
   #next = 0;
   readonly #maxTasks: number;
 
@@ -42,6 +46,10 @@ export class HostTasks {
     const known = ids?.get(taskId);
     if (known) return known;
     const hostId = `sb-task-${++this.#next}`;
+    if (this.#routes === NO_ROUTES) {
+      this.#routes = new Map();
+      this.#hostIds = new Map();
+    }
     if (!ids) this.#hostIds.set(upstream.key, (ids = new Map()));
     ids.set(taskId, hostId);
     this.#routes.set(hostId, { upstream, taskId, hostId });
