@@ -26,6 +26,7 @@ import { CompositeTools } from '../router/composites/composite-tools.js';
 import { AccessGate } from '../router/access-gate.js';
 import { GatewayError } from '../protocol/gateway-errors.js';
 import { GatewayHostSession } from '../hosts/legacy/host-session.js';
+import type { HostSessionEnv } from '../hosts/legacy/host-session.js';
 import type { Logger } from '../core/log.js';
 import { SWITCHBOARD_INFO } from '../upstream/probe.js';
 import { QuestionPolicy } from '../questions/route-policy.js';
@@ -79,6 +80,8 @@ class Gateway implements GatewayHandle {
   #logger: Logger;
   /** The legacy host sessions of the edges, by id. */
   #sessions = new Map<string, GatewayHostSession>();
+  /** The one environment of the legacy host sessions of each transport. */
+  #hostEnvs = new Map<string, HostSessionEnv>();
   /** Every host's routed session (legacy sessions and 2026-07-28 principals alike), by id: what upstreams send back fans out to them. */
   #routed = new Map<string, RoutedSession>();
   /** Every host call in flight, and which host owns each per-session upstream session. */
@@ -172,20 +175,30 @@ class Gateway implements GatewayHandle {
     const id = randomUUID();
     const transport = channel.transport ?? 'unknown';
     this.#options.metrics?.sessionOpened(transport);
-    const session = new GatewayHostSession(id, channel, {
+    const session = new GatewayHostSession(id, channel, this.#hostEnv(transport));
+    this.#sessions.set(id, session);
+    this.#routed.set(id, session.routed);
+    return session;
+  }
+
+  /** What every legacy host session of one transport needs of the gateway: one object for all of them, not one each. */
+  #hostEnv(transport: string): HostSessionEnv {
+    const known = this.#hostEnvs.get(transport);
+    if (known) return known;
+    const env: HostSessionEnv = {
       ...this.#routedEnv(transport, (routed) => {
+        const session = this.#sessions.get(routed.id);
         this.#sessions.delete(routed.id);
-        channel.onSessionClosed?.();
+        session?.channelClosed();
       }),
       serverInfo: SWITCHBOARD_INFO,
       serverCapabilities: () => this.#serverCapabilities(),
       taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
       instructions: () => this.#instructions(),
       upstreamsProbed: () => this.#probed,
-    });
-    this.#sessions.set(id, session);
-    this.#routed.set(id, session.routed);
-    return session;
+    };
+    this.#hostEnvs.set(transport, env);
+    return env;
   }
 
   serveModern(request: JsonRpcRequest, context: ModernRequestContext, sink: ModernSink): ModernExchange {

@@ -34,28 +34,29 @@ export interface RoutedOwner extends CallHost, CompositeDesk {
   deliverQuestion(asker: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void;
 }
 
-/** What the call router needs of its host session. */
-export interface RoutedHost<H extends RoutedOwner> {
-  /** The owner of this host's entries in the call registry (the host session itself). */
-  readonly owner: H;
+/**
+ * What the call router needs of its host session: the session itself (RoutedSession), read through these members, so an
+ * idle session holds no adapter of closures for its router.
+ */
+export interface RoutedHost extends RoutedOwner {
   /** What the host said in initialize; undefined before. */
-  profile(): HostInit | undefined;
+  readonly profile: HostInit | undefined;
   /** The log level the host set, if any. */
-  logLevel(): string | undefined;
+  readonly logLevel: string | undefined;
   /** Whether this host takes tasks (2025-11-25, declared). */
   takesTasks(): boolean;
   /** The merged catalog of this host's links; throws GW_ERR_NOT_INITIALIZED before initialize. */
   catalog(): Catalog;
   /** This host's upstream links (empty before initialize). */
-  links(): readonly UpstreamLink[];
+  readonly links: readonly UpstreamLink[];
   /** Sends a notification to the host on the stream that answers its request `streamId`. */
-  notify(message: JsonRpcNotification, streamId: JsonRpcId): void;
+  forward(message: JsonRpcNotification, streamId?: JsonRpcId): void;
   /** An upstream's answer to a tool call it runs as a task: the task as the host knows it, recorded. */
   taskCreated(upstream: UpstreamSession, result: JsonObject): JsonObject;
   /** A stopped call's questions are void: settle them. */
   settleQuestions(upstream: UpstreamSession, upstreamId: number): void;
   /** A 2026-07-28 host takes a 2026-07-28 upstream's round as it is (HostPort.takeRound); absent: the gateway runs the rounds. */
-  takeRound?(round: UpstreamRound): Promise<JsonObject | undefined>;
+  readonly port: { takeRound?(round: UpstreamRound): Promise<JsonObject | undefined> };
 }
 
 /** What the call router needs of the gateway around its host session. */

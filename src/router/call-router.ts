@@ -25,7 +25,7 @@ import type { UpstreamLink } from '../upstream/link.js';
 import { carryInputRequired } from '../upstream/rounds/input-call.js';
 import type { CallOptions, UpstreamSession } from '../upstream/session.js';
 import { TransportError } from '../upstream/transport/transport.js';
-import type { CallRouterEnv, HostInit, RoutedHost, RoutedOwner } from './call-host.js';
+import type { CallRouterEnv, HostInit, RoutedHost } from './call-host.js';
 import type { Call, CallEnd } from './calls.js';
 import type { Route } from './catalog/catalog.js';
 import type { CompositeTools } from './composites/composite-tools.js';
@@ -44,13 +44,13 @@ export function unavailableError(upstream: string, error: unknown): unknown {
   return new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${upstream}' is unavailable: ${error.message}`, { cause: error });
 }
 
-export class CallRouter<H extends RoutedOwner> {
-  #host: RoutedHost<H>;
+export class CallRouter<H extends RoutedHost> {
+  #host: H;
   #env: CallRouterEnv<H>;
   /** Input schemas of the merged tools as last listed (for Mcp-Param-* headers). */
   #toolSchemas = new Map<string, JsonObject>();
 
-  constructor(host: RoutedHost<H>, env: CallRouterEnv<H>) {
+  constructor(host: H, env: CallRouterEnv<H>) {
     this.#host = host;
     this.#env = env;
   }
@@ -61,7 +61,7 @@ export class CallRouter<H extends RoutedOwner> {
    * upstream's questions may go to one.
    */
   initParamsFor(upstream: string): HostInit | undefined {
-    const init = this.#host.profile();
+    const init = this.#host.profile;
     if (!init) return undefined;
     const declared = upstreamClientCapabilities(init.capabilities, init.protocolVersion);
     const { desk, policy } = this.#env.questions;
@@ -81,7 +81,7 @@ export class CallRouter<H extends RoutedOwner> {
   envelopeFor(upstream: string): RequestEnvelope {
     const init = this.initParamsFor(upstream);
     const info = init?.clientInfo;
-    const logLevel = this.#host.logLevel();
+    const logLevel = this.#host.logLevel;
     return upstreamEnvelope({
       hostCapabilities: init?.capabilities ?? {},
       hostRevision: init?.protocolVersion ?? LATEST_LEGACY_REVISION,
@@ -161,7 +161,7 @@ export class CallRouter<H extends RoutedOwner> {
    * host sent: before the request is routed, so nothing reaches an upstream, and the same for every era.
    */
   checkAccess(method: string, params: JsonObject): void {
-    this.#env.access?.checkRequest(this.#host.profile()?.principal ?? ANONYMOUS, method, params, this.#host.owner.id);
+    this.#env.access?.checkRequest(this.#host.profile?.principal ?? ANONYMOUS, method, params, this.#host.id);
   }
 
   /** Forwards a host request along its route, the named field (`name` or `uri`) renamed as its upstream knows it. */
@@ -209,7 +209,7 @@ export class CallRouter<H extends RoutedOwner> {
 
   /** An upstream's own tool list (what a composite calls), as that upstream names them. */
   async #upstreamTools(upstream: string): Promise<JsonObject[]> {
-    const link = this.#host.links().find((candidate) => candidate.spec.name === upstream);
+    const link = this.#host.links.find((candidate) => candidate.spec.name === upstream);
     return link ? link.list('tools') : [];
   }
 
@@ -225,7 +225,7 @@ export class CallRouter<H extends RoutedOwner> {
 
   /** The host session closes: composites first (each stops its steps' calls and their questions), then the rest. */
   stopAll(reason: string): void {
-    const calls = this.#env.calls.ofHost(this.#host.owner);
+    const calls = this.#env.calls.ofHost(this.#host);
     for (const call of [...calls.filter((c) => c.kind === 'composite'), ...calls.filter((c) => c.kind !== 'composite')]) {
       this.stopCall(call, 'session-closed', reason);
     }
@@ -250,7 +250,7 @@ export class CallRouter<H extends RoutedOwner> {
       } catch (error) {
         const changed = attempt === 0 ? eraChangeOf(session.era, error) : undefined;
         if (changed !== undefined) {
-          this.#env.logger.log('info', `upstream '${link.spec.name}' ${changed}; opening a new session`, { session: this.#host.owner.id });
+          this.#env.logger.log('info', `upstream '${link.spec.name}' ${changed}; opening a new session`, { session: this.#host.id });
           link.discard(session, { redetect: true });
           continue;
         }
@@ -293,7 +293,7 @@ export class CallRouter<H extends RoutedOwner> {
       onProgress:
         hostToken === undefined
           ? undefined
-          : (progress) => host.notify(notification('notifications/progress', { ...progress, progressToken: hostToken }), call.streamId),
+          : (progress) => host.forward(notification('notifications/progress', { ...progress, progressToken: hostToken }), call.streamId),
       onId: (upstreamId) => this.#env.calls.bind(call, session, upstreamId),
       onErrorResponse: (error) => this.#noteUrlElicitationsRequired(session, error),
       // The task is known before the upstream's first status notification of it is handled.
@@ -302,16 +302,16 @@ export class CallRouter<H extends RoutedOwner> {
       ...(paramHeaders && Object.keys(paramHeaders).length > 0 ? { headers: paramHeaders } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
-    const call = this.#env.calls.open({ host: host.owner, requestId: request.id, streamId, ...(tool ? { tool } : {}) });
+    const call = this.#env.calls.open({ host: host, requestId: request.id, streamId, ...(tool ? { tool } : {}) });
     const sentAt = performance.now();
     const stop = () => this.stopCall(call, 'step-stopped', 'the composite step was stopped');
     step?.signal.addEventListener('abort', stop, { once: true });
     try {
       const result = await session.request(request.method, outParams, options(step?.timeoutMs ?? requestTimeoutMs));
       if (session.era === 'legacy') return asTask ? host.taskCreated(session, result) : result;
-      const init = host.profile();
-      if (result.resultType === 'input_required' && host.takeRound && init) {
-        const relayed = await host.takeRound({
+      const init = host.profile;
+      if (result.resultType === 'input_required' && host.port.takeRound && init) {
+        const relayed = await host.port.takeRound({
           upstream: session.spec.name,
           tool: tool?.upstream,
           hostTool: tool?.host,
@@ -319,7 +319,7 @@ export class CallRouter<H extends RoutedOwner> {
           hostParams: request.params ?? {},
           result,
           hostCapabilities: init.capabilities,
-          hostSessionId: host.owner.id,
+          hostSessionId: host.id,
         });
         if (relayed) return relayed;
       }
@@ -333,9 +333,9 @@ export class CallRouter<H extends RoutedOwner> {
           spentMs: performance.now() - sentAt,
           options,
           signal: call.abort.signal,
-          deliver: (question) => host.owner.deliverQuestion(session, question, { callId: call.upstreamId, relatedRequestId: streamId, pause: [] }),
+          deliver: (question) => host.deliverQuestion(session, question, { callId: call.upstreamId, relatedRequestId: streamId, pause: [] }),
           logger: this.#env.logger,
-          hostSessionId: host.owner.id,
+          hostSessionId: host.id,
         })
         : result;
       // The 2026-only result fields go: the host adapter gives its host the fields its revision has.
@@ -350,30 +350,30 @@ export class CallRouter<H extends RoutedOwner> {
   async #runComposite(request: JsonRpcRequest, name: string): Promise<JsonObject> {
     const host = this.#host;
     const composites = this.#env.composites as CompositeTools;
-    const call = this.#env.calls.open({ host: host.owner, requestId: request.id, kind: 'composite' });
+    const call = this.#env.calls.open({ host: host, requestId: request.id, kind: 'composite' });
     const meta = request.params?._meta;
     const token = isObject(meta) ? meta.progressToken : undefined;
     let calls = 0;
     // One call of a step, forwarded like the host's own under an id of its own, on the composite's stream.
     const stepCall = async (upstream: string, method: string, params: JsonObject, options: { signal: AbortSignal; timeoutMs: number; stepId: string }) => {
-      const link = host.links().find((candidate) => candidate.spec.name === upstream);
+      const link = host.links.find((candidate) => candidate.spec.name === upstream);
       if (!link) throw new GatewayError('GW_ERR_UPSTREAM_UNAVAILABLE', `upstream '${upstream}' is not configured`);
       calls += 1;
       const step: JsonRpcRequest = { jsonrpc: '2.0', id: `${String(request.id)}#${options.stepId}#${calls}`, method, params };
       return (await this.#forward(step, link, params, { streamId: request.id, timeoutMs: options.timeoutMs, signal: options.signal })) ?? {};
     };
     try {
-      const principal = host.profile()?.principal;
+      const principal = host.profile?.principal;
       return await composites.run(name, request, {
-        hostSessionId: host.owner.id,
+        hostSessionId: host.id,
         ...(principal && principal.issuer !== ANONYMOUS_ISSUER ? { principal: describePrincipal(principal) } : {}),
         signal: call.abort.signal,
-        desk: host.owner,
+        desk: host,
         callTool: (upstream, tool, args, options) => stepCall(upstream, 'tools/call', { name: tool, arguments: args }, options),
         readResource: (upstream, uri, options) => stepCall(upstream, 'resources/read', { uri }, options),
         ...(token === undefined
           ? {}
-          : { progress: (progress: number, total: number, message: string) => host.notify(notification('notifications/progress', { progressToken: token, progress, total, message }), request.id) }),
+          : { progress: (progress: number, total: number, message: string) => host.forward(notification('notifications/progress', { progressToken: token, progress, total, message }), request.id) }),
       });
     } finally {
       this.#env.calls.end(call, 'finished');
@@ -387,7 +387,7 @@ export class CallRouter<H extends RoutedOwner> {
    */
   #noteUrlElicitationsRequired(upstream: UpstreamSession, error: JsonRpcErrorObject): void {
     // The call ends with this error, so its completion can only go outside any call.
-    for (const id of requiredUrlElicitationIds(error, this.#host.profile())) this.#env.urlElicitations.register(upstream.key, id, this.#host.owner);
+    for (const id of requiredUrlElicitationIds(error, this.#host.profile)) this.#env.urlElicitations.register(upstream.key, id, this.#host);
   }
 }
 

@@ -30,11 +30,15 @@ import type { QuestionPolicy } from '../questions/route-policy.js';
 
 export type { HostProfile, QuestionRoute } from '../questions/question-route.js';
 
-/** What the relay needs of the gateway around its session. */
+/** What the relay needs of the gateway around its session (shared by every session). */
 export interface RelayEnv {
   logger: Logger;
   /** The desk every question is opened at, and the route policy. */
   questions: { desk: QuestionDesk; policy: QuestionPolicy };
+}
+
+/** What the relay needs of its routed session (the session itself answers: no per-session closures). */
+export interface RelaySession {
   /** Records a URL-mode elicitation relayed to this host, so its completion finds it. */
   registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void;
   /** The tool a forwarded call is about (for the route policy and the record), when `callId` names one. */
@@ -56,14 +60,16 @@ function isQuestionMethod(method: string): method is QuestionMethod {
 export class QuestionRelay {
   #host: HostPort;
   #env: RelayEnv;
+  #session: RelaySession;
   #desk: QuestionDesk;
   /** This session's place at the desk: the keys its host knows questions by, and every question that came through it. */
   #seat: HostSeat;
   #planned: { profile: HostProfile; plan: PlanProfile } | undefined;
 
-  constructor(host: HostPort, env: RelayEnv) {
+  constructor(host: HostPort, env: RelayEnv, session: RelaySession) {
     this.#host = host;
     this.#env = env;
+    this.#session = session;
     this.#desk = env.questions.desk;
     this.#seat = this.#desk.seat(host);
   }
@@ -141,7 +147,7 @@ export class QuestionRelay {
       unreachable = new GatewayError('GW_ERR_HOST_UNREACHABLE', `Not deliverable: ${hostCannot}`).toProtocolError();
     }
     const { policy } = this.#env.questions;
-    const tool = route.callTool ?? this.#env.toolOf(upstream, route.callId);
+    const tool = route.callTool ?? this.#session.toolOf(upstream, route.callId);
     const settings = policy.for(upstream.spec.name, tool?.upstream ?? route.tool);
     const params = request.params ?? {};
     const path = this.#path(upstream, request, route, plan);
@@ -152,8 +158,8 @@ export class QuestionRelay {
         upstream: upstream.spec.name,
         ...(tool ? { tool: tool.host } : route.tool ? { tool: route.tool } : {}),
         hostSessionId: this.#host.id,
-        ...this.#env.asker(),
-        ...argumentsOf(tool, (name) => this.#env.toolSchema(name)),
+        ...this.#session.asker(),
+        ...argumentsOf(tool, (name) => this.#session.toolSchema(name)),
         hostRevision: profile.protocolVersion,
         ...(upstream.protocolVersion === undefined ? {} : { upstreamRevision: upstream.protocolVersion }),
       },
@@ -200,7 +206,7 @@ export class QuestionRelay {
     if (upstreamProgressToken !== undefined) params._meta = { ...(params._meta as JsonObject), progressToken: hostKey };
     // Only a host that can take URL mode is relayed one (planQuestion): its completion must find it.
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string') {
-      this.#env.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);
+      this.#session.registerUrlElicitation(upstream.key, params.elicitationId, route.relatedRequestId);
     }
     const question: HostQuestion = request.params === undefined ? { key: hostKey, method: request.method } : { key: hostKey, method: request.method, params };
     if (upstream.asksInBursts) question.more = true;

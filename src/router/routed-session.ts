@@ -20,7 +20,7 @@ import type { UpstreamLink } from '../upstream/link.js';
 import type { UpstreamSession } from '../upstream/session.js';
 import type { CallRouterEnv, HostInit } from './call-host.js';
 import { CallRouter } from './call-router.js';
-import type { Call } from './calls.js';
+import type { Call, CallTool } from './calls.js';
 import { Catalog } from './catalog/catalog.js';
 import { paginate } from './catalog/pagination.js';
 import { QuestionRelay } from './question-relay.js';
@@ -44,15 +44,15 @@ export interface RoutedSessionEnv extends CallRouterEnv<RoutedSession> {
   naming: { strategy: NamingStrategy; separator: string };
 }
 
-/** What a host that takes tasks (2025-11-25, declared) adds: the tasks it created, under task ids of its own. */
+/** What a host that takes tasks (2025-11-25, declared) adds: the tasks it created, under task ids of its own (hosts/legacy/host-tasks.ts). */
 export interface SessionTasks {
   takes(): boolean;
   /** An upstream's answer to a tool call it runs as a task: the task as the host knows it, recorded. */
-  created(upstream: UpstreamSession, result: JsonObject): JsonObject;
+  createdToHost(upstream: UpstreamSession, result: JsonObject): JsonObject;
   /** An upstream's task status as the host knows the task; undefined when the task is not this host's. */
-  shown(upstream: UpstreamSession, params: JsonObject): JsonObject | undefined;
+  taskToHost(upstream: UpstreamSession, params: JsonObject): JsonObject | undefined;
   /** A question of one of the host's tasks names the task as the host knows it. */
-  questionToHost(upstream: QuestionAsker, request: JsonRpcRequest): JsonRpcRequest;
+  requestToHost(upstream: QuestionAsker, request: JsonRpcRequest): JsonRpcRequest;
   dropUpstream(upstream: QuestionAsker): void;
 }
 
@@ -76,7 +76,8 @@ export class RoutedSession {
   #catalog: Catalog | undefined;
   #relay: QuestionRelay;
   #router: CallRouter<RoutedSession>;
-  #subscriptions = new Set<string>();
+  /** The resource URIs the host subscribed to (undefined until its first subscription). */
+  #subscriptions: Set<string> | undefined;
 
   /** `port` reaches the host; an adapter whose port reads this session passes a function that builds it from the session. */
   constructor(id: string, port: HostPort | ((session: RoutedSession) => HostPort), env: RoutedSessionEnv, tasks?: SessionTasks) {
@@ -84,29 +85,42 @@ export class RoutedSession {
     this.port = typeof port === 'function' ? port(this) : port;
     this.#env = env;
     this.#tasks = tasks;
-    this.#relay = new QuestionRelay(this.port, {
-      logger: env.logger,
-      questions: env.questions,
-      registerUrlElicitation: (upstreamKey, elicitationId, relatedRequestId) => env.urlElicitations.register(upstreamKey, elicitationId, this, relatedRequestId),
-      toolOf: (upstream, callId) => env.calls.find(upstream, callId, this)?.tool,
-      asker: () => askerOf(this.profile),
-      toolSchema: (hostTool) => this.#router.knownToolSchema(hostTool),
-    });
-    this.#router = new CallRouter<RoutedSession>(
-      {
-        owner: this,
-        profile: () => this.profile,
-        logLevel: () => this.#logLevel,
-        takesTasks: () => this.#tasks?.takes() ?? false,
-        catalog: () => this.catalog(),
-        links: () => this.#links,
-        notify: (message, streamId) => this.forward(message, streamId),
-        taskCreated: (upstream, result) => this.#tasks?.created(upstream, result) ?? result,
-        settleQuestions: (upstream, upstreamId) => this.#relay.settleCall(upstream, upstreamId),
-        ...(this.port.takeRound ? { takeRound: this.port.takeRound.bind(this.port) } : {}),
-      },
-      env,
-    );
+    this.#relay = new QuestionRelay(this.port, env, this);
+    this.#router = new CallRouter<RoutedSession>(this, env);
+  }
+
+  // ---- what its relay and router read of it (methods, not closures: an idle session stays small) ---------
+
+  registerUrlElicitation(upstreamKey: string, elicitationId: string, relatedRequestId: JsonRpcId | undefined): void {
+    this.#env.urlElicitations.register(upstreamKey, elicitationId, this, relatedRequestId);
+  }
+
+  toolOf(upstream: QuestionAsker, callId: number | undefined): CallTool | undefined {
+    return this.#env.calls.find(upstream, callId, this)?.tool;
+  }
+
+  asker(): { principal?: string; clientName?: string } {
+    return askerOf(this.profile);
+  }
+
+  toolSchema(hostTool: string): JsonObject | undefined {
+    return this.#router.knownToolSchema(hostTool);
+  }
+
+  takesTasks(): boolean {
+    return this.#tasks?.takes() ?? false;
+  }
+
+  get links(): readonly UpstreamLink[] {
+    return this.#links;
+  }
+
+  taskCreated(upstream: UpstreamSession, result: JsonObject): JsonObject {
+    return this.#tasks?.createdToHost(upstream, result) ?? result;
+  }
+
+  settleQuestions(upstream: UpstreamSession, upstreamId: number): void {
+    this.#relay.settleCall(upstream, upstreamId);
   }
 
   /** The host said who it is (initialize, or a 2026-07-28 envelope): its links and catalog open. */
@@ -184,8 +198,8 @@ export class RoutedSession {
     this.#router.checkAccess(request.method, request.params ?? {});
     const route = await this.catalog().routeResource(request.params?.uri);
     const result = await this.#router.call(request, route, 'uri');
-    if (request.method === 'resources/subscribe') this.#subscriptions.add(route.name);
-    else this.#subscriptions.delete(route.name);
+    if (request.method === 'resources/subscribe') (this.#subscriptions ??= new Set()).add(route.name);
+    else this.#subscriptions?.delete(route.name);
     return result;
   }
 
@@ -231,7 +245,7 @@ export class RoutedSession {
 
   /** A question an upstream asked during (or outside) one of this host's calls, to the desk through the relay. */
   deliverQuestion(upstream: QuestionAsker, request: JsonRpcRequest, route: QuestionRoute): void {
-    this.#relay.deliverQuestion(upstream, this.#tasks?.takes() ? this.#tasks.questionToHost(upstream, request) : request, route);
+    this.#relay.deliverQuestion(upstream, this.#tasks?.takes() ? this.#tasks.requestToHost(upstream, request) : request, route);
   }
 
   callsWithOpenQuestions(upstream: QuestionAsker): Set<number> {
@@ -248,14 +262,14 @@ export class RoutedSession {
   }
 
   taskStatus(upstream: UpstreamSession, message: JsonRpcNotification): boolean {
-    const shown = this.#tasks?.takes() ? this.#tasks.shown(upstream, message.params ?? {}) : undefined;
+    const shown = this.#tasks?.takes() ? this.#tasks.taskToHost(upstream, message.params ?? {}) : undefined;
     if (!shown) return false;
     this.forward(notification(message.method, shown));
     return true;
   }
 
   isSubscribed(uri: string): boolean {
-    return this.#subscriptions.has(uri);
+    return this.#subscriptions?.has(uri) === true;
   }
 
   /** An upstream notification for this host, on the stream of the call it belongs to, if any. */

@@ -53,10 +53,10 @@ export class SessionTransport {
   sessionId: string | undefined;
   readonly #options: SessionTransportOptions;
   readonly #store: MemoryEventStore;
-  /** Host request id → the stream that will carry its response. */
-  readonly #requests = new Map<JsonRpcId, RequestStream>();
-  /** Every live connection (for keep-alive and close). */
-  readonly #connections = new Set<SseConnection>();
+  /** Host request id → the stream that will carry its response (undefined while none waits: an idle session holds no table). */
+  #requests: Map<JsonRpcId, RequestStream> | undefined;
+  /** Every live connection (for keep-alive and close; undefined while none is open). */
+  #connections: Set<SseConnection> | undefined;
   #standalone: SseConnection | undefined;
   #nextStream = 1;
   /** Stops the keep-alive timer; set while a connection is open. */
@@ -75,17 +75,17 @@ export class SessionTransport {
 
   /** Whether a request of the host is still waiting for its response, or the standalone stream is open: then the session is not idle. */
   get busy(): boolean {
-    return this.#requests.size > 0 || this.#standalone !== undefined;
+    return this.#requests !== undefined || this.#standalone !== undefined;
   }
 
   /** Whether a request of the host is still waiting for its response (the standalone stream aside). */
   get answering(): boolean {
-    return this.#requests.size > 0;
+    return this.#requests !== undefined;
   }
 
   /** Whether a request of this id was posted and is not answered yet (a host must not reuse its id until then). */
   isInFlight(id: JsonRpcId): boolean {
-    return this.#requests.has(id);
+    return this.#requests?.has(id) === true;
   }
 
   /**
@@ -116,7 +116,7 @@ export class SessionTransport {
     stream.connection = connection;
     for (const message of requests) {
       // The edge refuses an id still in flight (isInFlight), so each id names one stream.
-      this.#requests.set(message.id, stream);
+      (this.#requests ??= new Map()).set(message.id, stream);
     }
     if (protocolVersion !== undefined && this.#primes(protocolVersion)) {
       connection.write(sseEvent({ id: this.#store.storeEvent(stream.id, {}), data: '' }));
@@ -148,12 +148,13 @@ export class SessionTransport {
     if (this.#closed) return;
     const isResponse = !('method' in message);
     const requestId = isResponse ? message.id : relatedRequestId;
-    const stream = requestId === undefined || requestId === null ? undefined : this.#requests.get(requestId);
+    const stream = requestId === undefined || requestId === null ? undefined : this.#requests?.get(requestId);
     if (stream !== undefined) {
       const eventId = this.#store.storeEvent(stream.id, message);
       const connection = stream.connection;
       if (isResponse) {
-        this.#requests.delete(requestId as JsonRpcId);
+        this.#requests?.delete(requestId as JsonRpcId);
+        if (this.#requests?.size === 0) this.#requests = undefined;
         stream.unanswered -= 1;
       }
       if (connection === undefined) return;
@@ -175,9 +176,9 @@ export class SessionTransport {
     this.#closed = true;
     this.#stopKeepAlive?.();
     this.#stopKeepAlive = undefined;
-    for (const connection of this.#connections) connection.end();
-    this.#connections.clear();
-    this.#requests.clear();
+    for (const connection of this.#connections ?? []) connection.end();
+    this.#connections = undefined;
+    this.#requests = undefined;
     this.#standalone = undefined;
   }
 
@@ -204,7 +205,7 @@ export class SessionTransport {
   }
 
   #requestStream(streamId: StreamId): RequestStream | undefined {
-    for (const stream of this.#requests.values()) if (stream.id === streamId) return stream;
+    for (const stream of this.#requests?.values() ?? []) if (stream.id === streamId) return stream;
     return undefined;
   }
 
@@ -222,7 +223,7 @@ export class SessionTransport {
       connection.end();
       return connection;
     }
-    this.#connections.add(connection);
+    (this.#connections ??= new Set()).add(connection);
     this.#keepAlive();
     return connection;
   }
@@ -232,12 +233,13 @@ export class SessionTransport {
    * session holds no timer. Armed in a function of its own, so its closure holds no connection.
    */
   #keepAlive(): void {
-    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections, { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
+    this.#stopKeepAlive ??= startSseKeepAlive(() => this.#connections ?? [], { periodMs: this.#options.keepAliveMs ?? KEEP_ALIVE_MS, text: 'keepalive', unref: true });
   }
 
   #forget(connection: SseConnection): void {
-    this.#connections.delete(connection);
-    if (this.#connections.size > 0) return;
+    this.#connections?.delete(connection);
+    if ((this.#connections?.size ?? 0) > 0) return;
+    this.#connections = undefined;
     this.#stopKeepAlive?.();
     this.#stopKeepAlive = undefined;
   }

@@ -41,29 +41,38 @@ export class GatewayHostSession implements HostSession {
   #channel: HostChannel;
   #env: HostSessionEnv;
   #initialized = false;
-  /** Whether this host takes tasks (2025-11-25, declared): else task-only tools are hidden and `task` is stripped. */
-  #takesTasks = false;
-  /** The tasks this host created, under host task ids of this session's own. */
+  /** The tasks this host created, under host task ids of this session's own; whether it takes tasks at all (else task-only tools are hidden and `task` is stripped). */
   #tasks = new HostTasks();
-  /** What this host's task requests go through. */
-  #taskContext: TaskRequestContext;
+  /** What this host's task requests go through (made at its first task request). */
+  #taskContext: TaskRequestContext | undefined;
 
   constructor(id: string, channel: HostChannel, env: HostSessionEnv) {
     this.id = id;
     this.#channel = channel;
     this.#env = env;
-    const tasks = this.#tasks;
-    const initialized = () => this.#initialized;
-    const routed = new RoutedSession(id, (session) => new RequestPort(session, channel, initialized), env, {
-      takes: () => this.#takesTasks,
-      created: (upstream, result) => tasks.createdToHost(upstream, result),
-      shown: (upstream, params) => tasks.taskToHost(upstream, params),
-      questionToHost: (upstream, request) => tasks.requestToHost(upstream, request),
-      dropUpstream: (upstream) => tasks.dropUpstream(upstream),
-    });
-    this.routed = routed;
-    const send: TaskRequestContext['send'] = (request, upstream, params, timeoutMs) => routed.sendTo(request, upstream, params, timeoutMs);
-    this.#taskContext = { tasks: this.#tasks, send, logger: env.logger, sessionId: id, pageSize: env.pageSize };
+    this.routed = new RoutedSession(id, (session) => new RequestPort(session, channel, this), env, this.#tasks);
+  }
+
+  /** The gateway forgot this session (it closed): the channel is told, so its edge ends it too. */
+  channelClosed(): void {
+    this.#channel.onSessionClosed?.();
+  }
+
+  /** Whether the host sent notifications/initialized (nothing but responses and questions reach it before). */
+  get initialized(): boolean {
+    return this.#initialized;
+  }
+
+  #tasksContext(): TaskRequestContext {
+    const routed = this.routed;
+    this.#taskContext ??= {
+      tasks: this.#tasks,
+      send: (request, upstream, params, timeoutMs) => routed.sendTo(request, upstream, params, timeoutMs),
+      logger: this.#env.logger,
+      sessionId: this.id,
+      pageSize: this.#env.pageSize,
+    };
+    return this.#taskContext;
   }
 
   get protocolVersion(): string | undefined {
@@ -134,10 +143,10 @@ export class GatewayHostSession implements HostSession {
       case 'tasks/get':
       case 'tasks/result':
       case 'tasks/cancel':
-        if (this.#takesTasks) return taskRequest(this.#taskContext, request, params);
+        if (this.#tasks.taking) return taskRequest(this.#tasksContext(), request, params);
         break;
       case 'tasks/list':
-        if (this.#takesTasks) return listTasks(this.#taskContext, params);
+        if (this.#tasks.taking) return listTasks(this.#tasksContext(), params);
         break;
     }
     throw new GatewayError('GW_ERR_METHOD_NOT_FOUND', `Method not found: ${request.method}`);
@@ -157,10 +166,10 @@ export class GatewayHostSession implements HostSession {
       clientInfo: boundedClientInfo(params.clientInfo),
       ...(this.#channel.principal ? { principal: this.#channel.principal } : {}),
     };
-    this.#takesTasks = hostTakesTasks(init.capabilities, protocolVersion);
+    this.#tasks.taking = hostTakesTasks(init.capabilities, protocolVersion);
     this.routed.open(init);
     await this.#env.upstreamsProbed();
-    const tasks = this.#takesTasks ? this.#env.taskCapabilities?.() : undefined;
+    const tasks = this.#tasks.taking ? this.#env.taskCapabilities?.() : undefined;
     const result: JsonObject = {
       protocolVersion,
       capabilities: { ...this.#env.serverCapabilities(), ...(tasks ? { tasks } : {}) },

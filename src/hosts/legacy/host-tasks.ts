@@ -34,6 +34,8 @@ export class HostTasks {
   /** Per upstream session (by key): its task id → the host task id. Shared and empty until the first task. */
   #hostIds: Map<string, Map<string, string>> = NO_HOST_IDS;
   #next = 0;
+  /** Whether this host takes tasks (2025-11-25, declared): set at its initialize. */
+  taking = false;
   readonly #maxTasks: number;
 
   constructor(maxTasks = MAX_TASKS_PER_HOST) {
@@ -41,6 +43,10 @@ export class HostTasks {
   }
 
   /** The host task id of an upstream's new task (the same one if it is already known). */
+  takes(): boolean {
+    return this.taking;
+  }
+
   adopt(upstream: UpstreamSession, taskId: string): string {
     let ids = this.#hostIds.get(upstream.key);
     const known = ids?.get(taskId);

@@ -11,7 +11,7 @@ function legacyHost(reachable: boolean) {
   const port = new RequestPort(
     { id: 's-1', closed: false, profile: DECLARED },
     { send: (message, related) => sent.push({ message, related }), canReachOutsideCalls: () => reachable },
-    () => true,
+    { initialized: true },
   );
   let calls = 0;
   const notifications = (related: JsonRpcId | undefined) =>

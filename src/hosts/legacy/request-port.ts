@@ -22,9 +22,9 @@ export class RequestPort implements HostPort {
   #session: RequestPortSession;
   #channel: HostChannel;
   /** Whether the host sent notifications/initialized (nothing but responses and questions reach it before). */
-  #initialized: () => boolean;
+  #initialized: { readonly initialized: boolean };
 
-  constructor(session: RequestPortSession, channel: HostChannel, initialized: () => boolean) {
+  constructor(session: RequestPortSession, channel: HostChannel, initialized: { readonly initialized: boolean }) {
     this.id = session.id;
     this.#session = session;
     this.#channel = channel;
@@ -53,7 +53,7 @@ export class RequestPort implements HostPort {
   }
 
   notify(message: JsonRpcNotification, call?: JsonRpcId): void {
-    if (this.#session.closed || !this.#initialized()) return;
+    if (this.#session.closed || !this.#initialized.initialized) return;
     this.#channel.send(message, call);
   }
 

@@ -43,12 +43,8 @@ export function applyToolFilter(tools: JsonObject[], filter: ToolFilter): { expo
 export class Catalog {
   #links: UpstreamLink[];
   #options: CatalogOptions;
-  #routes: Record<ListKind, Map<string, Route>> = {
-    tools: new Map(),
-    prompts: new Map(),
-    resources: new Map(),
-    resourceTemplates: new Map(),
-  };
+  /** The routes of each list as last built (absent: not listed yet, or empty; an idle host holds no tables). */
+  #routes: Record<ListKind, Map<string, Route> | undefined> = { tools: undefined, prompts: undefined, resources: undefined, resourceTemplates: undefined };
 
   constructor(links: UpstreamLink[], options: CatalogOptions) {
     this.#links = links;
@@ -73,10 +69,10 @@ export class Catalog {
 
   /** Route of a tool or prompt by exposed name, of a resource by URI, of a template by URI template. */
   async route(kind: ListKind, key: string): Promise<Route | undefined> {
-    const known = this.#routes[kind].get(key);
+    const known = this.#routes[kind]?.get(key);
     if (known) return known;
     await this.list(kind);
-    return this.#routes[kind].get(key);
+    return this.#routes[kind]?.get(key);
   }
 
   /** The route of a tool or prompt a host named; GW_ERR_UNKNOWN_TOOL / GW_ERR_UNKNOWN_PROMPT when none has that name. */
@@ -105,8 +101,8 @@ export class Catalog {
 
   /** Every template route (for matching a URI against templates). */
   async templates(): Promise<[string, Route][]> {
-    if (this.#routes.resourceTemplates.size === 0) await this.list('resourceTemplates');
-    return [...this.#routes.resourceTemplates];
+    if (this.#routes.resourceTemplates === undefined) await this.list('resourceTemplates');
+    return [...(this.#routes.resourceTemplates ?? [])];
   }
 
   #named(kind: 'tools' | 'prompts', perUpstream: { link: UpstreamLink; items: JsonObject[] }[]): JsonObject[] {
@@ -135,8 +131,13 @@ export class Catalog {
       routes.set(exposedName, kind === 'tools' && isTaskOnlyTool(item.tool) ? { link: entry.link, name: item.original, taskOnly: true } : { link: entry.link, name: item.original });
       list.push(exposedName === item.original ? item.tool : { ...item.tool, name: exposedName });
     }
-    this.#routes[kind] = routes;
+    this.#keep(kind, routes);
     return list;
+  }
+
+  /** Keeps a list's routes; an empty one is not kept (the next lookup lists again, as before). */
+  #keep(kind: ListKind, routes: Map<string, Route>): void {
+    this.#routes[kind] = routes.size > 0 ? routes : undefined;
   }
 
   #byUri(kind: 'resources' | 'resourceTemplates', perUpstream: { link: UpstreamLink; items: JsonObject[] }[]): JsonObject[] {
@@ -155,7 +156,7 @@ export class Catalog {
         list.push(item);
       }
     }
-    this.#routes[kind] = routes;
+    this.#keep(kind, routes);
     return list;
   }
 }
