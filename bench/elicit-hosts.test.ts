@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { checkRestarted, classifyStreamMessage, readInputRequired } from './elicit-hosts.js';
+import { checkRestarted, classifyStreamMessage, describeResult, readInputRequired } from './elicit-hosts.js';
 import { selectedCells } from './elicitation-cell.js';
 
 test('a message on a call stream is a question, the call result or error, or something else', () => {
@@ -28,6 +28,15 @@ test('only a RESTARTED text result passes', () => {
   assert.throws(() => checkRestarted({ content: [{ type: 'text', text: 'NOT RESTARTED payments-api: approval declined' }] }));
   assert.throws(() => checkRestarted({ content: [{ type: 'text', text: 'RESTARTED' }], isError: true }));
   assert.throws(() => checkRestarted(undefined));
+});
+
+test('a result in an error message: a tool error by its text, anything else by the start of its JSON', () => {
+  const refused = { content: [{ type: 'text', text: 'restart_service: the host refused elicitation/create (-32601: Method not found)' }], isError: true };
+  assert.equal(describeResult(refused), 'a tool error "restart_service: the host refused elicitation/create (-32601: Method not found)"');
+  assert.equal(describeResult({ content: [] }), '{"content":[]}');
+  assert.equal(describeResult(undefined), 'undefined');
+  assert.throws(() => readInputRequired({ ...refused, resultType: 'complete' }), /got a tool error "restart_service: the host refused/);
+  assert.throws(() => checkRestarted(refused), /unexpected tool result: a tool error/);
 });
 
 test('--targets names select the elicitation cells', () => {

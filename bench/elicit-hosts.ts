@@ -42,12 +42,24 @@ export function classifyStreamMessage(message: unknown, callId: number): StreamS
   return { kind: 'other' };
 }
 
-/** Throws unless a tool result says the service was restarted (the approval reached the upstream). */
-export function checkRestarted(result: unknown): void {
+function firstText(result: unknown): string | undefined {
   const content = isObject(result) && Array.isArray(result.content) ? (result.content as unknown[]) : [];
   const text = isObject(content[0]) ? content[0].text : undefined;
-  if (!isObject(result) || result.isError === true || typeof text !== 'string' || !text.startsWith('RESTARTED')) {
-    throw new Error(`unexpected tool result ${JSON.stringify(result).slice(0, 200)}`);
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** A tool result in a few words for an error message: a tool error's text, else the start of its JSON. */
+export function describeResult(result: unknown): string {
+  const text = firstText(result);
+  if (isObject(result) && result.isError === true && text !== undefined) return `a tool error "${text.slice(0, 160)}"`;
+  return (JSON.stringify(result) ?? String(result)).slice(0, 200);
+}
+
+/** Throws unless a tool result says the service was restarted (the approval reached the upstream). */
+export function checkRestarted(result: unknown): void {
+  const text = firstText(result);
+  if (!isObject(result) || result.isError === true || text === undefined || !text.startsWith('RESTARTED')) {
+    throw new Error(`unexpected tool result: ${describeResult(result)}`);
   }
 }
 
@@ -56,7 +68,7 @@ export function readInputRequired(result: unknown): { key: string; requestState:
   const requests = isObject(result) && isObject(result.inputRequests) ? Object.keys(result.inputRequests) : [];
   const [key] = requests;
   if (!isObject(result) || result.resultType !== 'input_required' || typeof result.requestState !== 'string') {
-    throw new Error(`expected input_required with a requestState, got ${JSON.stringify(result).slice(0, 200)}`);
+    throw new Error(`expected input_required with a requestState, got ${describeResult(result)}`);
   }
   if (key === undefined || requests.length !== 1) throw new Error(`expected input_required with one input request, got ${requests.length} (${requests.join(', ')})`);
   return { key, requestState: result.requestState };
@@ -145,6 +157,7 @@ class LegacyHost implements AskingHost {
         await answer.body?.cancel();
       } else if (step.kind === 'error') throw new Error(`tools/call: ${step.message}`);
       else if (step.kind === 'result') {
+        if (asked === 0) throw new Error(`no elicitation/create reached the host on the call's stream; the call ended with ${describeResult(step.result)}`);
         if (asked !== 1) throw new Error(`expected one question on the call's stream, got ${asked}`);
         checkRestarted(step.result);
         return; // leaving the loop cancels the body

@@ -1,4 +1,4 @@
-/** @module Bench elicitation cells, printed: the markdown section (header facts, one table of every row, the goals of issue 15 checked). */
+/** @module Bench elicitation cells, printed: the markdown section (header facts, one table of every row with the peers' `cannot` rows, the goals of issue 15 checked). */
 
 import type { ElicitationFigures, RowResult } from './elicitation-cell.js';
 import type { ReportHeader, LoadSummary, Outcome } from './table.js';
@@ -17,8 +17,12 @@ function times(r: number | undefined): string {
   return r === undefined || !Number.isFinite(r) ? DASH : `${r.toFixed(2)}×`;
 }
 
+function cleanCell(text: string, limit: number): string {
+  return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').slice(0, limit);
+}
+
 function loadCells(outcome: Outcome<LoadSummary>): string[] {
-  if ('failed' in outcome) return [`failed: ${outcome.failed}`.replaceAll('|', '\\|').replace(/\s+/g, ' ').slice(0, 160), DASH, DASH];
+  if ('failed' in outcome) return [cleanCell(`failed: ${outcome.failed}`, 160), DASH, DASH];
   const load = outcome.ok;
   const errors = load.errors > 0 ? ` (${load.errors} errors)` : '';
   return [`${fixed(load.callsPerSecond, 0)}${errors}`, times(load.callsVsDirect), `${fixed(load.p50Ms, 2)} / ${fixed(load.p99Ms, 2)}`];
@@ -31,8 +35,9 @@ export interface GoalCheck {
   met: boolean | undefined;
 }
 
+/** The cell's Switchboard row (`gateway`) or its direct row; peer rows are never a goal's subject. */
 function find(rows: RowResult[], cell: number, gateway: boolean): RowResult | undefined {
-  return rows.find((result) => result.row.cell === cell && (result.row.base !== undefined) === gateway);
+  return rows.find((result) => result.row.cell === cell && result.row.peer === undefined && (result.row.base !== undefined) === gateway);
 }
 
 function atLeast(text: string, value: number | undefined, bound: number): GoalCheck {
@@ -57,7 +62,7 @@ export function elicitationGoals(rows: RowResult[]): GoalCheck[] {
     checks.push(atLeast('cell 2, round trips/s @1 vs cell 1 through the gateway (within 10%)', ok(two.alsoSingle)?.callsVsDirect, 0.9));
     checks.push(atLeast('cell 2, round trips/s @16 vs cell 1 through the gateway (within 10%)', ok(two.alsoMulti)?.callsVsDirect, 0.9));
   }
-  const three = rows.find((result) => result.row.cell === 3);
+  const three = find(rows, 3, true);
   if (three && one) {
     checks.push(atLeast('cell 3, round trips/s @1 vs cell 1 through the gateway', ok(three.single)?.callsVsDirect, 0.7));
     checks.push(atLeast('cell 3, round trips/s @16 vs cell 1 through the gateway', ok(three.multi)?.callsVsDirect, 0.7));
@@ -76,6 +81,17 @@ function goalLine(check: GoalCheck): string {
   return `- ${check.text}: ${value}${verdict}`;
 }
 
+/** One row of the table: measured figures, or for a peer that cannot carry the round trip, what it did instead. */
+export function rowLine(result: RowResult): string {
+  const { row } = result;
+  if (result.cannot !== undefined) {
+    const cells = [cleanCell(`cannot: ${result.cannot}`, 240), DASH, DASH, 'cannot', DASH, DASH, DASH];
+    return `| ${row.cell} | ${row.name} | ${cells.join(' | ')} | ${row.base ?? DASH} |`;
+  }
+  const cpu = ok(result.multi);
+  return `| ${row.cell} | ${row.name} | ${loadCells(result.single).join(' | ')} | ${loadCells(result.multi).join(' | ')} | ${fixed(cpu && cpu.cpuMicrosPerCall, 0)} | ${row.base ?? DASH} |`;
+}
+
 /** The elicitation section of docs/benchmarks.md (without its heading). */
 export function renderElicitationSection(header: Pick<ReportHeader, 'date' | 'command' | 'node' | 'machine'>, figures: ElicitationFigures): string {
   const { sessions } = figures;
@@ -83,14 +99,11 @@ export function renderElicitationSection(header: Pick<ReportHeader, 'date' | 'co
     `- Date: ${header.date}`,
     `- Command: \`${header.command}\``,
     `- Node: ${header.node}; machine: ${header.machine}`,
-    `- Settings: ${figures.rounds} round(s); @1: ${figures.calls1} round trips; @${sessions}: ${sessions}×${figures.callsPerSession}; the cells took ${figures.seconds.toFixed(0)} s`,
+    `- Settings: ${figures.rounds} round(s); @1: ${figures.calls1} round trips; @${sessions}: ${sessions}×${figures.callsPerSession}; peer rows @1: ${figures.peerCalls1}, @${sessions}: ${sessions}×${figures.peerCallsPerSession}; the cells took ${figures.seconds.toFixed(0)} s`,
     '',
     `| cell | host, path | round trips/s @1 | vs | p50 / p99 ms @1 | round trips/s @${sessions} | vs | p50 / p99 ms @${sessions} | server CPU µs/round trip @${sessions} | compared with |`,
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    ...figures.rows.map((result) => {
-      const cpu = ok(result.multi);
-      return `| ${result.row.cell} | ${result.row.name} | ${loadCells(result.single).join(' | ')} | ${loadCells(result.multi).join(' | ')} | ${fixed(cpu && cpu.cpuMicrosPerCall, 0)} | ${result.row.base ?? DASH} |`;
-    }),
+    ...figures.rows.map(rowLine),
     '',
     'Goals (issue 15):',
     '',

@@ -36,6 +36,8 @@ export interface BenchOptions {
   elicitationRounds: number;
   /** Measured round trips of one elicitation host; at N sessions each makes an eighth of them. */
   elicitationCalls: number;
+  /** The same for a peer row (mcp-proxy, supergateway) of the elicitation cells. */
+  elicitationPeerCalls: number;
   /** When set, the elicitation cells' gateways run with `node --cpu-prof`, writing their profiles here. */
   profileDir: string | undefined;
 }
@@ -56,6 +58,7 @@ const NUMERIC = {
   clusterSamples: ['--cluster-samples', 'BENCH_CLUSTER_SAMPLES', 150, 20],
   elicitationRounds: ['--elicitation-rounds', 'BENCH_ELICITATION_ROUNDS', 3, 1],
   elicitationCalls: ['--elicitation-calls', 'BENCH_ELICITATION_CALLS', 500, 100],
+  elicitationPeerCalls: ['--elicitation-peer-calls', 'BENCH_ELICITATION_PEER_CALLS', 500, 10],
 } as const satisfies Record<string, readonly [string, string, number, number]>;
 
 export const USAGE = [
