@@ -7,4 +7,7 @@ if (!existsSync(entry)) {
   process.stderr.write('switchboard: not built yet: run `npm install` (or `npm run build`) in the checkout first\n');
   process.exit(1);
 }
+// Before the modules load: their one burst of allocation would otherwise grow the young generation for good.
+const { holdYoungGenerationSmall } = await import(new URL('../dist/src/cli/startup-heap.js', import.meta.url).href);
+holdYoungGenerationSmall();
 await import(entry.href);

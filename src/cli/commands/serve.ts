@@ -25,6 +25,7 @@ import { checkComposites } from '../composite-check.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 import { trackUpstreamProcesses } from '../upstream-processes.js';
+import { releaseYoungGeneration } from '../startup-heap.js';
 
 function listenFlag(text: string): ListenAddress {
   try {
@@ -101,6 +102,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     // The listening line comes first: scripts wait for it as the ready signal.
     io.stdout.write(`Switchboard listening on ${server.url}${MCP_PATH}\n`);
     io.stdout.write(describeOperator(operator, server.url));
+    releaseYoungGeneration();
   }
   const received = first ?? (await signal);
   // The calls in flight here, and the requests handed to other instances whose answers still pass through here.

@@ -13,6 +13,7 @@ import { STDIO_HELP } from '../help.js';
 import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 import { trackUpstreamProcesses } from '../upstream-processes.js';
+import { releaseYoungGeneration } from '../startup-heap.js';
 
 export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   const flags = parseCommandArgs('stdio', argv, { config: CONFIG_OPTION, help: HELP_OPTION });
@@ -36,6 +37,7 @@ export async function stdioCommand(argv: string[], io: CliIo): Promise<number> {
   // The host is served at once; a composite that names a missing tool stops the gateway once the upstreams are known.
   let refused = false;
   void gateway.ready.then(() => {
+    releaseYoungGeneration();
     try {
       checkComposites(gateway, logger);
     } catch (error) {
