@@ -134,10 +134,24 @@ export class SqliteQuestionStore implements QuestionStore {
   }
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {
+    this.insert(record, [audit, ...more]);
+    await this.onDisk();
+  }
+
+  /** `create` resolving once committed; `onDisk` resolves once a WAL sync covers it (see QuestionStore.createCommitted). */
+  async createCommitted(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<{ onDisk: Promise<void> }> {
+    this.insert(record, [audit, ...more]);
+    const onDisk = this.onDisk();
+    onDisk.catch(() => undefined); // the caller hears of a failure through the promise it was given
+    return { onDisk };
+  }
+
+  /** Inserts the question and its audit lines in one transaction, committed (not yet synced) when it returns. */
+  private insert(record: QuestionRecord, lines: AuditLine[]): void {
     this.checkOpen();
     const row = encodeQuestion(record, this.owner);
     const at = stamp(this.now);
-    const auditRows = [audit, ...more].map((line) => encodeAudit({ ...line, questionId: row.id }, at));
+    const auditRows = lines.map((line) => encodeAudit({ ...line, questionId: row.id }, at));
     const write = this.db.transaction(() => {
       this.statements.insertQuestion.run(row);
       for (const auditRow of auditRows) this.statements.insertAudit.run(auditRow);
@@ -151,7 +165,6 @@ export class SqliteQuestionStore implements QuestionStore {
       throw error;
     }
     this.sync.committed();
-    await this.onDisk();
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {

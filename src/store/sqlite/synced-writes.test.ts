@@ -83,6 +83,28 @@ test('every write is committed at once but resolves only after a WAL sync that s
   }
 });
 
+test('createCommitted (a question put to its host only) resolves once committed; its onDisk once a sync that started after it ends', async () => {
+  const { store, file, path } = await openHeld();
+  try {
+    const question = makeQuestion({ state: 'delivered' });
+    const before = file.started;
+    file.hold();
+    const { onDisk } = await store.createCommitted(question, created, { actor: 'gateway', action: 'delivered' });
+    assert.equal(committedState(path, question.id), 'delivered');
+    assert.equal(await settledYet(onDisk), false);
+    assert.equal(file.started, before + 1);
+    file.release(undefined, true);
+    await onDisk;
+    file.hold();
+    const { onDisk: failing } = await store.createCommitted(makeQuestion(), created);
+    await settledYet(failing);
+    file.fail(new Error('EIO'));
+    await assert.rejects(failing, { code: 'unavailable' });
+  } finally {
+    await store.close();
+  }
+});
+
 test('the composite runs on the same connection wait for the sync too: create, update, abandonRunning', async () => {
   const { store, file } = await openHeld();
   try {
