@@ -112,7 +112,15 @@ export class SqliteQuestionStore implements QuestionStore {
   /** Use `openSqliteQuestionStore`. */
   constructor(db: Database.Database, path: string, owner: string | undefined, now: () => Date, schemaVersion: number, file: { sync: SyncFile; close: () => Promise<void> }) {
     this.db = db;
-    this.sync = new WalSync(file.sync);
+    // PRAGMA data_version changes when another connection commits: its commit must be on disk before it is shown too.
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    let seen = dataVersion.get();
+    this.sync = new WalSync(file.sync, () => {
+      const now = dataVersion.get();
+      if (now === seen) return false;
+      seen = now;
+      return true;
+    });
     this.file = file;
     this.path = path;
     this.owner = owner;

@@ -167,6 +167,28 @@ test('a read when everything is on disk starts no sync', async () => {
   }
 });
 
+test('another connection\'s commit (another process on the file) is synced before this store shows it', async () => {
+  const { store: one, path } = await openHeld();
+  const file = heldSync();
+  const two = await openSqliteQuestionStore({ path, syncWal: file.sync });
+  try {
+    const question = makeQuestion();
+    await one.create(question, created);
+    const before = file.started;
+    file.hold();
+    const listing = two.list();
+    assert.equal(await settledYet(listing), false, 'shown before this store synced the other one\'s commit');
+    assert.equal(file.started, before + 1);
+    file.release(undefined, true);
+    assert.deepEqual(await listing, [question]);
+    await two.get(question.id);
+    assert.equal(file.started, before + 1, 'nothing new from the other connection: no second sync');
+  } finally {
+    await two.close();
+    await one.close();
+  }
+});
+
 test('a failed sync is never reported as done: the write is refused (unavailable), and so is every write after it', async () => {
   const { store, file } = await openHeld();
   try {

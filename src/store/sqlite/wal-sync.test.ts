@@ -30,6 +30,20 @@ test('a commit is reported durable only when a sync started after it has ended',
   assert.equal(file.started, 1, 'a commit already on disk needs no second sync');
 });
 
+test('a commit of another connection (the probe says so) needs a sync before anything is shown, once', async () => {
+  const file = heldSync();
+  let elsewhere = true;
+  const sync = new WalSync(file.sync, () => {
+    const was = elsewhere;
+    elsewhere = false;
+    return was;
+  });
+  await sync.durable();
+  assert.equal(file.started, 1);
+  await sync.durable();
+  assert.equal(file.started, 1);
+});
+
 test('group commit: commits made before a sync starts share it', async () => {
   const file = heldSync({ held: true });
   const sync = new WalSync(file.sync);

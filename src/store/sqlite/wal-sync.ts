@@ -34,9 +34,12 @@ export class WalSync {
   /** The sync in flight (or about to start), if any. */
   #running: Promise<void> | undefined;
   #failure: unknown;
+  #elsewhere: () => boolean;
 
-  constructor(sync: SyncFile) {
+  /** `elsewhere` says whether another connection (another process on the file) committed since it was last asked. */
+  constructor(sync: SyncFile, elsewhere: () => boolean = () => false) {
     this.#sync = sync;
+    this.#elsewhere = elsewhere;
   }
 
   /** A commit was just made on the connection (it is in the WAL, not yet on disk). */
@@ -44,8 +47,12 @@ export class WalSync {
     this.#commits += 1;
   }
 
-  /** Resolves once every commit made so far is on disk (at once when it already is); rejects when that cannot be known. */
+  /**
+   * Resolves once every commit made so far is on disk (at once when it already is), another connection's included (the
+   * sync is of the file, whoever wrote it); rejects when that cannot be known.
+   */
   durable(): Promise<void> {
+    if (this.#elsewhere()) this.committed();
     const upTo = this.#commits;
     if (upTo <= this.#onDisk) return Promise.resolve();
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
