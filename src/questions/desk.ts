@@ -181,21 +181,30 @@ export class QuestionDesk implements OperatorDesk {
       : hostKey === undefined || request.delivery === undefined ? undefined : { to: 'host', hostRequestId: hostKey, via: request.delivery.via };
     const record: QuestionRecord = delivered ? { ...pending, state: 'delivered', updatedAt: pending.createdAt } : pending;
     this.#watch?.ownWrite(record.id);
+    let onDisk: Promise<void> | undefined;
     try {
-      if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
+      if (delivered?.to === 'host' && this.#store.createCommitted) {
+        // Put to its host only, now: the host need not wait for the disk, only for the commit (see #record).
+        ({ onDisk } = await this.#store.createCommitted(record, created, { actor: 'gateway', action: 'delivered', detail: delivered }));
+      } else if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
       else await this.#store.create(record, created);
     } catch (error) {
       this.#watch?.notWritten(record.id);
       throw error;
     }
     const held = heldFrom(request, record, hostKey);
+    held.onDisk = onDisk;
     this.#hold(held);
     if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
-    // Operators see what they always saw: the question created, then shown (no event is made while nobody listens).
-    if (this.#listeners.size > 0) {
+    // Operators see what they always saw: the question created, then shown (no event is made while nobody listens),
+    // once it is on disk.
+    const shown = (): void => {
+      if (this.#listeners.size === 0) return;
       this.#emit({ type: 'created', question: pending });
       if (delivered) this.#emit({ type: 'updated', question: record });
-    }
+    };
+    if (onDisk) onDisk.then(shown, (error: unknown) => this.#logger.log('error', `question ${record.id} could not be synced to disk: ${error instanceof Error ? error.message : String(error)}`, { session: request.origin.hostSessionId }));
+    else shown();
     if (decision.audience === 'none') {
       await this.settle(record.id, { kind: 'nobody', reason: decision.reason ?? 'nobody can answer' });
       return { record: (await this.#store.get(record.id)) ?? record, hostKey: undefined };
@@ -270,6 +279,8 @@ export class QuestionDesk implements OperatorDesk {
     const id = held.id;
     this.#watch?.ownWrite(id);
     try {
+      // A question created committed only: nothing about it is written, or acted on, before its creation is on disk.
+      if (held.onDisk) await held.onDisk;
       if (settlement.before) await this.#store.audit({ questionId: id, ...settlement.before });
       const by = settlement.answeredBy;
       const actor = by.kind === 'host' ? `host:${by.sessionId}` : by.kind === 'operator' ? answererActor(by) : 'gateway';

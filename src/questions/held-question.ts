@@ -72,4 +72,6 @@ export interface HeldQuestion {
   /** Checks an operator's answer against what the upstream asked. */
   checkOperatorAnswer(answer: QuestionAnswer): OperatorAnswerCheck;
   timer: NodeJS.Timeout | undefined;
+  /** Created committed but not yet known on disk (put to its host only): resolves once it is; its settlement waits for it. */
+  onDisk: Promise<void> | undefined;
 }

@@ -87,5 +87,6 @@ export function heldFrom(
     unreachable: request.unreachable,
     checkOperatorAnswer: request.checkOperatorAnswer ?? NO_OPERATOR,
     timer: undefined,
+    onDisk: undefined,
   };
 }

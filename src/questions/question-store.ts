@@ -17,6 +17,13 @@ export interface QuestionStore {
    */
   create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void>;
   /**
+   * Optional: `create` in two steps, for a question put to its host only. Resolves once the question is committed (a
+   * crash of this process can no longer lose it), with `onDisk` resolving once it is on disk (a power cut cannot
+   * either; SQLite: the WAL synced off the event loop). The desk sends the host the question at once, and waits for
+   * `onDisk` before operators hear of it and before its settlement is written. Without it the desk uses `create`.
+   */
+  createCommitted?(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<{ onDisk: Promise<void> }>;
+  /**
    * Applies `transition` if the question's state is one of `transition.from`, with its audit line, in one
    * transaction. Resolves the updated record, or `undefined` when the question is unknown or already elsewhere
    * (someone settled it first): the caller must then not act.

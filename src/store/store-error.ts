@@ -13,7 +13,8 @@ import { LocalError } from '../core/errors/local.js';
  * - `newer-schema`: the file (or PostgreSQL schema) was written by a newer Switchboard; it is left untouched.
  * - `not-a-store`: the file (or PostgreSQL schema) is some other application's database.
  * - `unavailable`: the database server cannot be reached or refuses us (connection refused, wrong password, no such
- *   database, the connection dropped); the message names the server without its password.
+ *   database, the connection dropped); the message names the server without its password. SQLite: its WAL could not
+ *   be synced to disk (then and ever after, for every write and every read of unsynced data).
  * - `instance-taken`: another live gateway holds the instance id this one tried to join under (PostgreSQL).
  */
 export type QuestionStoreErrorCode =

@@ -1,4 +1,4 @@
-/** @module The default question store: one SQLite file (WAL, synchronous=FULL) through better-sqlite3; its `runs` keeps composite runs in the same file. */
+/** @module The default question store: one SQLite file (WAL, each commit synced by wal-sync.ts off the event loop) through better-sqlite3; its `runs` keeps composite runs in the same file. */
 
 import { systemClock } from '../../core/clock.js';
 import { mkdirSync } from 'node:fs';
@@ -18,6 +18,8 @@ import { abandonTransition, planAbandon, planTransition } from '../transition-ro
 import { listQuery } from './list-query.js';
 import { checkHeader, latestVersion, migrate } from './schema.js';
 import { SqliteRunStore } from './sqlite-run-store.js';
+import type { SyncFile } from './wal-sync.js';
+import { WalSync, syncFailure, walFileSync } from './wal-sync.js';
 
 /** Where `serve` keeps its store unless told otherwise, relative to the working directory. */
 export const DEFAULT_STORE_PATH = 'data/switchboard.db';
@@ -32,6 +34,8 @@ export interface SqliteQuestionStoreOptions {
   owner?: string;
   now?: () => Date;
   busyTimeoutMs?: number;
+  /** Test seam: what makes the WAL durable (default: fdatasync of `<path>-wal`, on libuv's thread pool). */
+  syncWal?: SyncFile;
 }
 
 /** What the connection actually runs with, read back from SQLite (for `check`, and to prove the settings took). */
@@ -39,7 +43,7 @@ export interface SqliteStoreSettings {
   path: string;
   schemaVersion: number;
   journalMode: string;
-  /** 2 is FULL. */
+  /** 1 is NORMAL: a commit does not sync; the store syncs the WAL before a write resolves (wal-sync.ts). */
   synchronous: number;
   foreignKeys: boolean;
   busyTimeoutMs: number;
@@ -49,9 +53,10 @@ export interface SqliteStoreSettings {
 const UPDATED_COLUMNS = ['state', 'updated_at', 'settled_at', 'answer', 'answered_by', 'answered_by_kind', 'host_params', 'audience', 'audience_reason'] as const;
 
 /**
- * Opens (creating when missing) the store at `options.path`: WAL journal, synchronous=FULL, foreign keys on, a busy
- * timeout, the schema brought to the latest version. Rejects with `newer-schema` or `not-a-store` (the file untouched)
- * when the file is not one this code may use.
+ * Opens (creating when missing) the store at `options.path`: WAL journal, foreign keys on, a busy timeout, the schema
+ * brought to the latest version with synchronous=FULL; then synchronous=NORMAL, each write synced by the store itself
+ * before it resolves (see WalSync). Rejects with `newer-schema` or `not-a-store` (the file untouched) when the file is
+ * not one this code may use.
  */
 export async function openSqliteQuestionStore(options: SqliteQuestionStoreOptions): Promise<SqliteQuestionStore> {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -71,11 +76,14 @@ export async function openSqliteQuestionStore(options: SqliteQuestionStoreOption
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db, options.path);
+    // From here on a commit goes to the WAL without an fsync on the event loop; WalSync syncs it before anyone is told.
+    db.pragma('synchronous = NORMAL');
   } catch (error) {
     db.close();
     throw error;
   }
-  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? systemClock.date, latestVersion());
+  const file = options.syncWal === undefined ? walFileSync(`${options.path}-wal`) : { sync: options.syncWal, close: async () => undefined };
+  return new SqliteQuestionStore(db, options.path, options.owner, options.now ?? systemClock.date, latestVersion(), file);
 }
 
 export class SqliteQuestionStore implements QuestionStore {
@@ -95,12 +103,25 @@ export class SqliteQuestionStore implements QuestionStore {
     selectOpenOf: Database.Statement;
   };
   private closed = false;
+  /** When this connection's commits are on disk: every write and read waits for it before it resolves. */
+  private readonly sync: WalSync;
+  private readonly file: { close: () => Promise<void> };
   /** The composite runs kept in the same file, on this connection (closed with it). */
   readonly runs: SqliteRunStore;
 
   /** Use `openSqliteQuestionStore`. */
-  constructor(db: Database.Database, path: string, owner: string | undefined, now: () => Date, schemaVersion: number) {
+  constructor(db: Database.Database, path: string, owner: string | undefined, now: () => Date, schemaVersion: number, file: { sync: SyncFile; close: () => Promise<void> }) {
     this.db = db;
+    // PRAGMA data_version changes when another connection commits: its commit must be on disk before it is shown too.
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    let seen = dataVersion.get();
+    this.sync = new WalSync(file.sync, () => {
+      const now = dataVersion.get();
+      if (now === seen) return false;
+      seen = now;
+      return true;
+    });
+    this.file = file;
     this.path = path;
     this.owner = owner;
     this.now = now;
@@ -117,14 +138,28 @@ export class SqliteQuestionStore implements QuestionStore {
       selectOpen: db.prepare("SELECT * FROM questions WHERE state IN ('pending', 'delivered') ORDER BY rowid"),
       selectOpenOf: db.prepare("SELECT * FROM questions WHERE state IN ('pending', 'delivered') AND owner = ? ORDER BY rowid"),
     };
-    this.runs = new SqliteRunStore(db, { path, now, isClosed: () => this.closed });
+    this.runs = new SqliteRunStore(db, { path, now, isClosed: () => this.closed, sync: this.sync });
   }
 
   async create(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<void> {
+    this.insert(record, [audit, ...more]);
+    await this.onDisk();
+  }
+
+  /** `create` resolving once committed; `onDisk` resolves once a WAL sync covers it (see QuestionStore.createCommitted). */
+  async createCommitted(record: QuestionRecord, audit: AuditLine, ...more: AuditLine[]): Promise<{ onDisk: Promise<void> }> {
+    this.insert(record, [audit, ...more]);
+    const onDisk = this.onDisk();
+    onDisk.catch(() => undefined); // the caller hears of a failure through the promise it was given
+    return { onDisk };
+  }
+
+  /** Inserts the question and its audit lines in one transaction, committed (not yet synced) when it returns. */
+  private insert(record: QuestionRecord, lines: AuditLine[]): void {
     this.checkOpen();
     const row = encodeQuestion(record, this.owner);
     const at = stamp(this.now);
-    const auditRows = [audit, ...more].map((line) => encodeAudit({ ...line, questionId: row.id }, at));
+    const auditRows = lines.map((line) => encodeAudit({ ...line, questionId: row.id }, at));
     const write = this.db.transaction(() => {
       this.statements.insertQuestion.run(row);
       for (const auditRow of auditRows) this.statements.insertAudit.run(auditRow);
@@ -137,6 +172,7 @@ export class SqliteQuestionStore implements QuestionStore {
       }
       throw error;
     }
+    this.sync.committed();
   }
 
   async transition(id: string, transition: Transition): Promise<QuestionRecord | undefined> {
@@ -150,7 +186,10 @@ export class SqliteQuestionStore implements QuestionStore {
       this.statements.insertAudit.run(plan.audit);
       return plan.record;
     });
-    return write.immediate();
+    const record = write.immediate();
+    this.sync.committed();
+    await this.onDisk();
+    return record;
   }
 
   async audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
@@ -164,11 +203,14 @@ export class SqliteQuestionStore implements QuestionStore {
       }
       throw error;
     }
+    this.sync.committed();
+    await this.onDisk();
   }
 
   async get(id: string): Promise<QuestionRecord | undefined> {
     this.checkOpen();
     const row = this.selectRow(id);
+    await this.onDisk();
     return row === undefined ? undefined : decodeQuestion(row);
   }
 
@@ -181,12 +223,16 @@ export class SqliteQuestionStore implements QuestionStore {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
-    return (statement.all(params) as object[]).map((row) => decodeQuestion(row));
+    const rows = statement.all(params) as object[];
+    await this.onDisk();
+    return rows.map((row) => decodeQuestion(row));
   }
 
   async auditTrail(id: string): Promise<AuditEntry[]> {
     this.checkOpen();
-    return (this.statements.selectAudit.all(id) as object[]).map((row) => decodeAudit(row));
+    const rows = this.statements.selectAudit.all(id) as object[];
+    await this.onDisk();
+    return rows.map((row) => decodeAudit(row));
   }
 
   async abandonOpen(reason: string, owner?: string): Promise<number> {
@@ -205,13 +251,21 @@ export class SqliteQuestionStore implements QuestionStore {
       }
       return count;
     });
-    return write.immediate();
+    const count = write.immediate();
+    this.sync.committed();
+    await this.onDisk();
+    return count;
   }
 
-  /** Harmless when already closed. The last connection to close folds the WAL back into the file. */
+  /**
+   * Harmless when already closed. A write already committed still resolves (the sync in flight ends first). The last
+   * connection to close folds the WAL back into the file.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.sync.settle();
+    await this.file.close();
     this.db.close();
   }
 
@@ -227,6 +281,18 @@ export class SqliteQuestionStore implements QuestionStore {
       busyTimeoutMs: Number(this.db.pragma('busy_timeout', { simple: true })),
       sqliteVersion: String(this.db.prepare('SELECT sqlite_version()').pluck().get()),
     };
+  }
+
+  /**
+   * Resolves once everything committed on this connection so far is on disk: after a write, before it is reported
+   * done; after a read, before what it read is shown to anyone (a row committed, not yet synced, stays unseen).
+   */
+  private async onDisk(): Promise<void> {
+    try {
+      await this.sync.durable();
+    } catch (error) {
+      throw new QuestionStoreError('unavailable', syncFailure(this.path, error), { cause: error });
+    }
   }
 
   private selectRow(id: string): QuestionRow | undefined {

@@ -1,6 +1,7 @@
 /**
  * @module Composite runs in the question store's SQLite file (schema version 2: `runs` and `run_questions`), on the
- * question store's own connection: same WAL journal, synchronous=FULL and busy timeout, one connection to close.
+ * question store's own connection: same WAL journal, same WAL sync before a write resolves, same busy timeout, one
+ * connection to close.
  */
 
 import { systemClock } from '../../core/clock.js';
@@ -13,6 +14,8 @@ import type { RunRow } from '../run-row.js';
 import { RUN_COLUMNS, abandonedRun, decodeRun, encodeRun, normalizeRunFilter, questionLinks, questionTaken } from '../run-row.js';
 import { stamp } from '../timestamps.js';
 import { runListQuery } from './list-query.js';
+import type { WalSync } from './wal-sync.js';
+import { syncFailure } from './wal-sync.js';
 
 export interface SqliteRunStoreOptions {
   /** For messages. */
@@ -20,6 +23,8 @@ export interface SqliteRunStoreOptions {
   /** Whether the owner of the connection has closed it. */
   isClosed: () => boolean;
   now?: () => Date;
+  /** The question store's: when the connection's commits are on disk. */
+  sync: WalSync;
 }
 
 /** Use `SqliteQuestionStore.runs`: the run store lives on the question store's connection and closes with it. */
@@ -28,6 +33,7 @@ export class SqliteRunStore implements RunStore {
   private readonly path: string;
   private readonly isClosed: () => boolean;
   private readonly now: () => Date;
+  private readonly sync: WalSync;
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly statements: {
     insert: Database.Statement;
@@ -45,6 +51,7 @@ export class SqliteRunStore implements RunStore {
     this.path = options.path;
     this.isClosed = options.isClosed;
     this.now = options.now ?? systemClock.date;
+    this.sync = options.sync;
     const updated = RUN_COLUMNS.filter((column) => column !== 'id');
     this.statements = {
       insert: db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`),
@@ -74,6 +81,7 @@ export class SqliteRunStore implements RunStore {
       }
       throw error;
     }
+    await this.committed();
   }
 
   async update(run: RunRecord): Promise<void> {
@@ -85,11 +93,13 @@ export class SqliteRunStore implements RunStore {
       this.writeLinks(row.id, run);
     });
     write.immediate();
+    await this.committed();
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
     this.checkOpen();
     const row = this.statements.select.get(id) as RunRow | undefined;
+    await this.onDisk();
     return row === undefined ? undefined : decodeRun(row);
   }
 
@@ -101,18 +111,22 @@ export class SqliteRunStore implements RunStore {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
-    return (statement.all(params) as RunRow[]).map((row) => decodeRun(row));
+    const rows = statement.all(params) as RunRow[];
+    await this.onDisk();
+    return rows.map((row) => decodeRun(row));
   }
 
   async findByQuestion(questionId: string): Promise<RunOfQuestion | undefined> {
     this.checkOpen();
-    const read = this.db.transaction((): RunOfQuestion | undefined => {
+    const read = this.db.transaction((): { row: RunRow; stepId: string } | undefined => {
       const link = this.statements.selectLink.get(questionId) as { run_id: string; step_id: string } | undefined;
       if (link === undefined) return undefined;
       const row = this.statements.select.get(link.run_id) as RunRow | undefined;
-      return row === undefined ? undefined : { run: decodeRun(row), stepId: link.step_id };
+      return row === undefined ? undefined : { row, stepId: link.step_id };
     });
-    return read();
+    const found = read();
+    await this.onDisk();
+    return found === undefined ? undefined : { run: decodeRun(found.row), stepId: found.stepId };
   }
 
   async abandonRunning(reason: string): Promise<number> {
@@ -123,7 +137,9 @@ export class SqliteRunStore implements RunStore {
       for (const row of running) this.statements.update.run(encodeRun(abandonedRun(decodeRun(row), reason, at)));
       return running.length;
     });
-    return write.immediate();
+    const count = write.immediate();
+    await this.committed();
+    return count;
   }
 
   /** Inside the write's transaction: refuses a question another run claims, then makes the links the run's steps say. */
@@ -137,6 +153,21 @@ export class SqliteRunStore implements RunStore {
     }
     this.statements.deleteLinks.run(runId);
     for (const link of links) this.statements.insertLink.run({ question_id: link.questionId, run_id: runId, step_id: link.stepId });
+  }
+
+  /** A write was committed: resolves once it is on disk. */
+  private async committed(): Promise<void> {
+    this.sync.committed();
+    await this.onDisk();
+  }
+
+  /** Resolves once everything committed on the connection so far is on disk (see SqliteQuestionStore). */
+  private async onDisk(): Promise<void> {
+    try {
+      await this.sync.durable();
+    } catch (error) {
+      throw new RunStoreError('unavailable', syncFailure(this.path, error), { cause: error });
+    }
   }
 
   private checkOpen(): void {
