@@ -58,7 +58,7 @@ const NUMERIC = {
   clusterSamples: ['--cluster-samples', 'BENCH_CLUSTER_SAMPLES', 150, 20],
   elicitationRounds: ['--elicitation-rounds', 'BENCH_ELICITATION_ROUNDS', 3, 1],
   elicitationCalls: ['--elicitation-calls', 'BENCH_ELICITATION_CALLS', 500, 100],
-  elicitationPeerCalls: ['--elicitation-peer-calls', 'BENCH_ELICITATION_PEER_CALLS', 500, 10],
+  elicitationPeerCalls: ['--elicitation-peer-calls', 'BENCH_ELICITATION_PEER_CALLS', 100, 10],
 } as const satisfies Record<string, readonly [string, string, number, number]>;
 
 export const USAGE = [
