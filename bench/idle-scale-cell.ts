@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { openIdleSessions } from './idle-phase.js';
+import type { IdleSpec } from './idle-phase.js';
 import { median } from './stats.js';
 import { processRss } from './proc-tree.js';
 import { startTarget, type RunningTarget } from './spawn-target.js';
@@ -20,15 +21,8 @@ export const IDLE_SCALE = 'idle-10k';
 /** Issue 15's goal: at most this much gateway RSS per idle host session. */
 export const PER_SESSION_GOAL_BYTES = 8 * 1024;
 
-export interface IdleScaleSpec {
-  sessions: number;
-  concurrency: number;
-  timeoutMs: number;
-  requestTimeoutMs: number;
-  minFreeBytes: number;
-  /** Pause before each sample, so timers and sockets of the opening settle. */
-  settleMs: number;
-}
+/** What cell 6 opens and how: the idle phase's own spec (its settle pause comes before each sample). */
+export type IdleScaleSpec = IdleSpec;
 
 /** The gateway process alone at one moment. */
 export interface GatewayMemory {

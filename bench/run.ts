@@ -54,16 +54,22 @@ function selectTargets(options: BenchOptions): { targets: TargetDefinition[]; cl
 async function measureLoad(targets: TargetDefinition[], context: TargetContext, options: BenchOptions, reports: Map<string, TargetReport>): Promise<void> {
   const running = new Map<string, RunningTarget>();
   try {
-    for (const target of targets) {
-      try {
-        running.set(target.name, await startTarget(await target.spawnSpec(context)));
-        log(`${target.name}: started`);
-      } catch (error) {
-        const failed = `start: ${reason(error)}`;
-        log(`${target.name}: failed to ${failed}`);
-        reports.set(target.name, { name: target.name, single: { failed }, multi: { failed } });
-      }
-    }
+    // The targets start side by side; they are measured in their listed order all the same.
+    const started = await Promise.all(
+      targets.map(async (target) => {
+        try {
+          const server = await startTarget(await target.spawnSpec(context));
+          log(`${target.name}: started`);
+          return [target.name, server] as const;
+        } catch (error) {
+          const failed = `start: ${reason(error)}`;
+          log(`${target.name}: failed to ${failed}`);
+          reports.set(target.name, { name: target.name, single: { failed }, multi: { failed } });
+          return undefined;
+        }
+      }),
+    );
+    for (const entry of started) if (entry) running.set(entry[0], entry[1]);
     const subjects: LoadSubject[] = [...running].map(([name, target]) => ({
       name,
       url: target.url,
