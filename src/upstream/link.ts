@@ -84,8 +84,8 @@ export class UpstreamLink {
   }
 
   #listSession(): Promise<UpstreamSession> {
-    const own = this.current();
-    if (own || !this.#listsFrom) return own ? Promise.resolve(own) : this.get();
+    // The link's own session when it is open (get() returns it), or when lists are per session (get() opens it).
+    if (!this.#listsFrom || this.current()) return this.get();
     if (this.#closed) return Promise.reject(new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed'));
     if (!this.#shared) {
       const lists = this.#listsFrom.source();
