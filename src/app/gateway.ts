@@ -42,6 +42,8 @@ import { CallRegistry } from '../router/calls.js';
 import { QuestionDesk } from '../questions/desk.js';
 import { UpstreamNotifications } from '../router/notifications.js';
 import { UpstreamPool } from '../upstream/pool.js';
+import type { UpstreamChanges } from '../upstream/pool.js';
+import { settingsText } from '../config/settings-text.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -90,7 +92,7 @@ class Gateway implements GatewayHandle {
   #urlElicitations = new UrlElicitationRegistry<RoutedSession>();
   /** The upstreams: their links, status and backoff, the startup probe. */
   #pool: UpstreamPool<RoutedSession>;
-  #questions: { desk: QuestionDesk; policy: QuestionPolicy };
+  #questions: { readonly desk: QuestionDesk; policy: QuestionPolicy };
   /** Whether the desk is the gateway's own (then the gateway closes it). */
   #ownDesk: boolean;
   /** The composite tools of the config, and what runs them in every host session. */
@@ -185,18 +187,21 @@ class Gateway implements GatewayHandle {
   #hostEnv(transport: string): HostSessionEnv {
     const known = this.#hostEnvs.get(transport);
     if (known) return known;
-    const env: HostSessionEnv = {
-      ...this.#routedEnv(transport, (routed) => {
+    // Assigned onto the routed env, not spread: its getters must stay getters.
+    const env: HostSessionEnv = Object.assign(
+      this.#routedEnv(transport, (routed) => {
         const session = this.#sessions.get(routed.id);
         this.#sessions.delete(routed.id);
         session?.channelClosed();
       }),
-      serverInfo: SWITCHBOARD_INFO,
-      serverCapabilities: () => this.#serverCapabilities(),
-      taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
-      instructions: () => this.#instructions(),
-      upstreamsProbed: () => this.#probed,
-    };
+      {
+        serverInfo: SWITCHBOARD_INFO,
+        serverCapabilities: () => this.#serverCapabilities(),
+        taskCapabilities: () => gatewayTaskCapabilities(this.#upstreamCapabilities()),
+        instructions: () => this.#instructions(),
+        upstreamsProbed: () => this.#probed,
+      },
+    );
     this.#hostEnvs.set(transport, env);
     return env;
   }
@@ -213,20 +218,33 @@ class Gateway implements GatewayHandle {
     return routed;
   }
 
-  /** What every routed session needs of the gateway; `closed` runs once it closed (after the gateway forgot it). */
+  /**
+   * What every routed session needs of the gateway; `closed` runs once it closed (after the gateway forgot it). What a
+   * reload replaces (page size, naming, composites, access policy) is read through getters, so it holds for new work.
+   */
   #routedEnv(transport: string, closed: (routed: RoutedSession) => void): RoutedSessionEnv {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the gateway's settings in force
+    const gateway = this;
     return {
-      pageSize: this.#config.pageSize,
+      get pageSize() {
+        return gateway.#config.pageSize;
+      },
       logger: this.#logger,
-      naming: this.#config.naming,
+      get naming() {
+        return gateway.#config.naming;
+      },
       // A 2026-07-28 principal's concurrent calls are separate requests: each gets an upstream session of its own where
       // the upstream's questions would not say which call asked them.
       links: (host) => this.#pool.linksFor(host, { callsApart: host.port.delivery === 'input_required' }),
       calls: this.#calls,
       urlElicitations: this.#urlElicitations,
       questions: this.#questions,
-      ...(this.#composites ? { composites: this.#composites } : {}),
-      access: this.#access,
+      get composites() {
+        return gateway.#composites;
+      },
+      get access() {
+        return gateway.#access;
+      },
       onClosed: (routed) => {
         this.#options.metrics?.sessionClosed(transport);
         this.#routed.delete(routed.id);
@@ -234,6 +252,34 @@ class Gateway implements GatewayHandle {
         closed(routed);
       },
     };
+  }
+
+  /**
+   * A reloaded configuration, for new work (design 016): upstreams added are probed, removed ones closed (their calls
+   * end with GW_ERR_UPSTREAM_CLOSED, their questions are abandoned, both saying why), changed ones reconnected; every
+   * host's links follow, and hosts are told their lists changed. Composites, the access policy, question routes and
+   * timeouts, naming, page size and session caps are the new ones from here on.
+   */
+  async reconfigure(next: NormalizedConfig): Promise<UpstreamChanges> {
+    const before = this.#config;
+    const changes = await this.#pool.reconfigure(next.upstreams, next.retry);
+    this.#config = next;
+    if (this.#options.questions?.policy === undefined) this.#questions.policy = QuestionPolicy.fromConfig(next);
+    this.#access = new AccessGate(next.policy, { logger: this.#logger, onRefused: () => this.#options.metrics?.accessRefused('policy') });
+    this.#compositeDefinitions = next.composites;
+    this.#composites = next.composites.length > 0 ? new CompositeTools(next.composites, { logger: this.#logger, ...(this.#options.runs ? { recorder: this.#options.runs } : {}) }) : undefined;
+    const { maxSessions, maxSessionsPerPrincipal } = next.http;
+    this.sessionLimits.caps = { maxSessions, maxSessionsPerPrincipal, maxStandIns: this.#options.maxStandIns ?? next.http.maxStandIns };
+    const ended = new Map<string, string>([
+      ...changes.removed.map((name): [string, string] => [name, `upstream '${name}' was removed from the configuration`]),
+      ...changes.changed.map((name): [string, string] => [name, `upstream '${name}' was changed in the configuration and is reconnecting`]),
+    ]);
+    const hosts = [...this.#routed.values()];
+    await Promise.all(hosts.map((host) => host.relink(ended)));
+    if (listsMayDiffer(before, next, changes)) {
+      for (const host of hosts) if (host.profile && !host.closed) for (const method of LIST_CHANGES) host.listChanged(method);
+    }
+    return changes;
   }
 
   session(id: string): HostSession | undefined {
@@ -294,6 +340,21 @@ class Gateway implements GatewayHandle {
   }
 }
 
-export function createGateway(config: NormalizedConfig, options: GatewayOptions): GatewayHandle {
+/** The gateway as `serve` and `stdio` hold it: what the edges see, and the reload. */
+export interface ReconfigurableGateway extends GatewayHandle {
+  reconfigure(next: NormalizedConfig): Promise<UpstreamChanges>;
+}
+
+export function createGateway(config: NormalizedConfig, options: GatewayOptions): ReconfigurableGateway {
   return new Gateway(config, options);
+}
+
+/** What a host is told after a reload that may change what it is listed. */
+const LIST_CHANGES = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const;
+
+/** Whether a reload may change the lists hosts are shown: upstreams, composites, naming, or the access policy changed. */
+function listsMayDiffer(before: NormalizedConfig, next: NormalizedConfig, changes: UpstreamChanges): boolean {
+  if (changes.added.length + changes.removed.length + changes.changed.length > 0) return true;
+  const shown = (config: NormalizedConfig) => settingsText({ composites: config.composites, naming: config.naming, access: { default: config.policy.default, rules: config.policy.rules }, order: config.upstreams.map((spec) => spec.name) });
+  return shown(before) !== shown(next);
 }

@@ -13,6 +13,8 @@ export interface CliIo {
    * commands that never wait keep the default behaviour (the signal ends the process).
    */
   untilSignal(): Promise<NodeJS.Signals>;
+  /** Calls `listener` at each SIGHUP (a reload of the config); returns what removes it. Absent: no such signal here. */
+  onHangup?(listener: () => void): () => void;
 }
 
 /** A command-line mistake: reported as one line, exit code 2. */
@@ -47,6 +49,11 @@ export function processIo(): CliIo {
         process.on('SIGTERM', onSignal);
       });
       return waiting;
+    },
+    onHangup(listener) {
+      const onSignal = () => listener();
+      process.on('SIGHUP', onSignal);
+      return () => process.off('SIGHUP', onSignal);
     },
   };
 }

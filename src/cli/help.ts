@@ -10,6 +10,7 @@ Commands:
   check       Connect to each upstream once and report what it offers
   questions   List, show and answer the questions upstreams asked (operator API)
   call        Call one tool through a running gateway, answering its questions here
+  reload      Have a running gateway read its config file again and apply it
 
 Options:
   -h, --help      Show this help (or: switchboard <command> --help)
@@ -19,16 +20,19 @@ Environment:
   SWITCHBOARD_LOG   Log level on stderr: debug, info (default), warn or error
 `;
 
-export const SERVE_HELP = `Usage: switchboard serve [--config FILE] [--listen HOST:PORT]
+export const SERVE_HELP = `Usage: switchboard serve [--config FILE] [--listen HOST:PORT] [--watch]
 
 Serves the gateway over Streamable HTTP at http://HOST:PORT/mcp (health: /healthz).
 Prints "Switchboard listening on http://HOST:PORT/mcp" once every upstream has been tried.
 SIGINT or SIGTERM closes every session and upstream, then exits 0.
+SIGHUP (or \`switchboard reload\`) reads the config file again and applies it; a file
+that does not validate is refused and the running config stays.
 
 Options:
   -c, --config FILE        Config file (default: switchboard.yaml)
   -l, --listen HOST:PORT   Address to listen on, overriding the config's listen
                            (also [IPv6]:PORT or :PORT; port 0 picks a free port)
+  -w, --watch              Reload the config whenever its file changes
   -h, --help               Show this help
 `;
 
@@ -114,4 +118,21 @@ Options:
 
 Exit codes: 0 the tool succeeded, 1 the tool reported an error or the call failed,
 2 usage error, 3 cannot connect.
+`;
+
+export const RELOAD_HELP = `Usage: switchboard reload [--url URL] [--token TOKEN] [--json]
+
+Asks a running gateway (serve) to read its config file again and apply it, as SIGHUP
+does, through the operator API (POST /api/config/reload), and prints what changed:
+upstreams added, removed and reconnected, and settings that wait for a restart.
+A file that does not validate is refused with its file:line error; the gateway keeps
+running its current config. Exit code 0 when applied or unchanged, 1 when refused,
+3 when the gateway cannot be reached.
+
+Options:
+  --url URL       The gateway's base URL (default: $SWITCHBOARD_URL or http://127.0.0.1:3939)
+  --token TOKEN   The operator token (default: $SWITCHBOARD_CONSOLE_TOKEN)
+  --operator NAME Your name for the gateway's log
+  --json          Print the gateway's answer as JSON
+  -h, --help      Show this help
 `;

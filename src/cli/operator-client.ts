@@ -6,6 +6,8 @@ import type { z } from 'zod';
 import type { AnswerRequest, QuestionView } from '../edges/operator/api-schemas.js';
 import { answeredSchema, errorBodySchema, questionDetailSchema, questionViewSchema } from '../edges/operator/api-schemas.js';
 import { fetchOrConnectError } from './connect-error.js';
+import type { ReloadAnswer } from '../edges/operator/config-schemas.js';
+import { reloadAppliedSchema, reloadRefusedBodySchema } from '../edges/operator/config-schemas.js';
 
 export type QuestionDetail = z.output<typeof questionDetailSchema>;
 export type AuditLine = QuestionDetail['audit'][number];
@@ -114,6 +116,18 @@ export class OperatorClient {
     const url = this.#questionUrl(id, '/answer');
     const answered = await this.#call(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, answeredSchema);
     return answered.question;
+  }
+
+  /** POST /api/config/reload: the reload applied (200), or refused with the running config kept (422). */
+  async reloadConfig(): Promise<ReloadAnswer> {
+    const response = await fetchOrConnectError(new URL('api/config/reload', this.#root), { method: 'POST', headers: this.#headers });
+    const body = await readJson(response);
+    const refused = response.status === 422 ? reloadRefusedBodySchema.safeParse(body) : undefined;
+    if (refused?.success) return { ok: false, trigger: 'api', config: refused.data.config, error: refused.data.error.message };
+    if (!response.ok) throw apiError(response.status, body);
+    const parsed = reloadAppliedSchema.safeParse(body);
+    if (!parsed.success) throw new UnexpectedAnswerError(`the gateway answered HTTP ${response.status} with a body that is not what the operator API documents`);
+    return parsed.data;
   }
 
   #questionUrl(id: string, suffix = ''): URL {

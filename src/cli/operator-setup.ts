@@ -13,6 +13,8 @@ import type { ListenAddress, NormalizedConfig } from '../config/types.js';
 import type { Logger } from '../core/log.js';
 import type { ExtraRoutes } from '../edges/http/mcp-handler.js';
 import { createOperatorRoutes } from '../edges/operator/operator-routes.js';
+import type { ConfigControl } from '../edges/operator/operator-routes.js';
+import { OperatorProblem } from '../edges/operator/operator-errors.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { createGatewayMetrics } from '../observability/gateway-metrics.js';
 import { createMetricsRoute } from '../edges/metrics-route.js';
@@ -58,6 +60,8 @@ export interface OperatorSetup {
   ledger?: HandleLedger;
   /** Gives the operator API the cluster link, over which an answer with a secret field reaches the instance holding its call. */
   useClusterLink(link: ClusterLink): void;
+  /** Gives the operator API and `/healthz` the live configuration (GET /api/config, POST /api/config/reload). */
+  useConfig(control: ConfigControl): void;
   close(): Promise<void>;
 }
 
@@ -174,6 +178,12 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   }
   // Set once serve has the cluster link: an answer with a secret field travels it to the instance holding the call.
   let link: ClusterLink | undefined;
+  // Set once serve has the config reloader.
+  let configControl: ConfigControl | undefined;
+  const liveConfig = (): ConfigControl => {
+    if (configControl === undefined) throw new OperatorProblem('NOT_FOUND', 'The live configuration is not ready yet');
+    return configControl;
+  };
   const forwardTo = async (req: Request, owner: string, body: Uint8Array): Promise<Response | undefined> => {
     const target = link?.elsewhere(req, owner);
     return target === undefined ? undefined : link?.forward(req, target, body);
@@ -190,6 +200,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
         logger: options.logger,
         maxJsonDepth: config.http.maxJsonDepth,
         forwardTo,
+        config: { info: () => liveConfig().info(), reload: (operator) => liveConfig().reload(operator) },
       })
     : undefined;
   const registry = new MetricsRegistry();
@@ -209,10 +220,14 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
     useClusterLink(cluster) {
       link = cluster;
     },
+    useConfig(control) {
+      configControl = control;
+    },
     async healthDetails() {
       const kept = storeSummary(config);
-      if (!member) return { store: kept };
-      return { store: kept, instance: member.id, instances: await member.instances(), ...(parkedCalls ? { parkedCalls: await parkedCalls.counts() } : {}) };
+      const shown = configControl === undefined ? {} : { config: configControl.info() };
+      if (!member) return { store: kept, ...shown };
+      return { store: kept, ...shown, instance: member.id, instances: await member.instances(), ...(parkedCalls ? { parkedCalls: await parkedCalls.counts() } : {}) };
     },
     async close() {
       unsubscribe();

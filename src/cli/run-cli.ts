@@ -9,6 +9,7 @@ import type { CliIo } from './cli-io.js';
 import { callCommand } from './commands/call.js';
 import { checkCommand } from './commands/check.js';
 import { questionsCommand } from './commands/questions.js';
+import { reloadCommand } from './commands/reload.js';
 import { serveCommand } from './commands/serve.js';
 import { stdioCommand } from './commands/stdio.js';
 import { MAIN_HELP } from './help.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   check: checkCommand,
   questions: questionsCommand,
   call: callCommand,
+  reload: reloadCommand,
 };
 
 /** The package version, read from the package.json above this module (in src/ or in the built dist/src/). */

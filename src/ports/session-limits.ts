@@ -42,7 +42,8 @@ export interface SessionSlot {
 export const SESSION_RETRY_AFTER_SECONDS = 5;
 
 export class SessionLimits {
-  readonly caps: SessionCaps;
+  /** The caps in force: a reload replaces them (sessions over a lowered cap stay; new ones wait for room). */
+  caps: SessionCaps;
   readonly #events: SessionLimitEvents;
   // Each set is in order of use, least recently used first (a use moves a session to the end).
   readonly #all = new Set<LimitedSession>();

@@ -68,8 +68,8 @@ export class QuestionDesk implements OperatorDesk {
   #now: () => Date;
   #newId: () => string;
   #owner: string | undefined;
-  #answerers: readonly AnswererRule[];
-  #approvers: Readonly<Record<string, number>>;
+  #answerers: readonly AnswererRule[] = [];
+  #approvers: Readonly<Record<string, number>> = {};
   /** Every open question, by id. */
   #held = new Map<string, HeldQuestion>();
   #listeners = new Set<(event: QuestionEvent) => void>();
@@ -80,10 +80,15 @@ export class QuestionDesk implements OperatorDesk {
   /** With a store several gateways share: what the others write (see change-watch.ts). */
   #watch: ChangeWatch | undefined;
 
-  constructor(options: DeskOptions) {
-    this.#owner = options.owner;
+  /** A reload's `policy.answerers` and approvers: they hold for what operators see and answer from now on. */
+  reconfigure(options: Pick<DeskOptions, 'answerers' | 'approvers'>): void {
     this.#answerers = options.answerers ?? [];
     this.#approvers = options.approvers ?? {};
+  }
+
+  constructor(options: DeskOptions) {
+    this.#owner = options.owner;
+    this.reconfigure(options);
     this.#store = options.store;
     this.#logger = options.logger;
     this.operatorAvailable = options.operatorAvailable;

@@ -24,8 +24,8 @@ export type Outcome =
   | { kind: 'upstream-withdrew'; reason: string | undefined }
   /** The host cancelled the call the question belongs to. */
   | { kind: 'call-cancelled' }
-  /** The upstream session that asked went away. */
-  | { kind: 'upstream-gone' }
+  /** The upstream session that asked went away (`why`: how, when known: it crashed, it left the configuration). */
+  | { kind: 'upstream-gone'; why?: string }
   /** The host session it came through closed. */
   | { kind: 'session-closed'; why: string }
   /** The gateway stops. */
@@ -147,9 +147,9 @@ export const SETTLE_EFFECTS: { [K in OutcomeKind]: SettleEffects<Extract<Outcome
     why: () => 'the call was cancelled',
   },
   'upstream-gone': {
-    record: () => byGateway('the upstream went away'),
+    record: ({ why }) => byGateway(upstreamGone(why)),
     resume: false,
-    tellHost: () => 'the upstream went away',
+    tellHost: ({ why }) => upstreamGone(why),
     upstream: 'nothing',
   },
   'session-closed': {
@@ -183,4 +183,9 @@ export const SETTLE_EFFECTS: { [K in OutcomeKind]: SettleEffects<Extract<Outcome
 /** The row of `outcome`, typed for it. */
 export function effectsOf<O extends Outcome>(outcome: O): SettleEffects<O> {
   return SETTLE_EFFECTS[outcome.kind] as unknown as SettleEffects<O>;
+}
+
+/** Why a question of an upstream session that ended is void, as recorded and told to its host. */
+function upstreamGone(why: string | undefined): string {
+  return why === undefined ? 'the upstream went away' : `the upstream went away: ${why}`;
 }

@@ -40,7 +40,7 @@ export interface NotifiedHost<U> extends CallHost {
   withdrawQuestion(upstream: U, upstreamId: unknown, reason: unknown): boolean;
   /** True when the task is this host's (and the status was sent to it). */
   taskStatus(upstream: U, message: JsonRpcNotification): boolean;
-  upstreamClosed(upstream: U): void;
+  upstreamClosed(upstream: U, why?: string): void;
   isSubscribed(uri: string): boolean;
   forward(message: JsonRpcNotification, relatedRequestId?: JsonRpcId): void;
   elicitationComplete(message: JsonRpcNotification, relatedRequestId: JsonRpcId | undefined): void;
@@ -157,7 +157,7 @@ export class UpstreamNotifications<H extends NotifiedHost<U>, U extends Notifyin
   closed(upstream: U, reason: string): void {
     this.#logger.log('info', `upstream session ${upstream.key} ended: ${reason}`);
     this.#urlElicitations.dropUpstream(upstream.key);
-    for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream);
+    for (const host of this.#hostsOf(upstream)) host.upstreamClosed(upstream, reason);
   }
 
   /** Host sessions an upstream session serves: its owner, or every host for a shared one. */

@@ -231,8 +231,8 @@ export class QuestionRelay {
   }
 
   /** Drops questions of an upstream session that went away, telling the host they are void. */
-  upstreamClosed(upstream: QuestionAsker): void {
-    this.#desk.settleWhere(this.#seat, (question) => question.asker === upstream, { kind: 'upstream-gone' });
+  upstreamClosed(upstream: QuestionAsker, why?: string): void {
+    this.#desk.settleWhere(this.#seat, (question) => question.asker === upstream, { kind: 'upstream-gone', ...(why === undefined ? {} : { why }) });
   }
 
   /** The host cancelled a call: the questions it had asked are void too. */

@@ -132,6 +132,24 @@ export class RoutedSession {
     this.#catalog = new Catalog(this.#links, { naming: this.#env.naming, logger: this.#env.logger });
   }
 
+  /**
+   * The configuration changed (a reload): the links follow the pool's upstreams. A per-session link to an upstream that
+   * is gone or changed (`ended`: its name, and why) closes, ending its calls and questions with that reason; one that
+   * is unchanged stays as it is, its session and process too. The catalog starts afresh, under the naming now in force.
+   */
+  async relink(ended: ReadonlyMap<string, string>): Promise<void> {
+    if (!this.profile || this.closed) return;
+    const old = new Map(this.#links.map((link) => [link.spec.name, link]));
+    const links = this.#env.links(this).map((fresh) => {
+      const kept = old.get(fresh.spec.name);
+      return kept && kept.spec.sharing === 'per-session' && fresh.spec.sharing === 'per-session' && !ended.has(fresh.spec.name) ? kept : fresh;
+    });
+    const stale = [...old.values()].filter((link) => link.spec.sharing === 'per-session' && !links.includes(link));
+    this.#links = links;
+    this.#catalog = new Catalog(links, { naming: this.#env.naming, logger: this.#env.logger });
+    await Promise.all(stale.map((link) => link.close(ended.get(link.spec.name) ?? `upstream '${link.spec.name}' was removed from the configuration`)));
+  }
+
   get protocolVersion(): string | undefined {
     return this.profile?.protocolVersion;
   }
@@ -256,8 +274,8 @@ export class RoutedSession {
     return this.#relay.withdrawQuestion(upstream, upstreamId, reason);
   }
 
-  upstreamClosed(upstream: QuestionAsker): void {
-    this.#relay.upstreamClosed(upstream);
+  upstreamClosed(upstream: QuestionAsker, why?: string): void {
+    this.#relay.upstreamClosed(upstream, why);
     this.#tasks?.dropUpstream(upstream);
   }
 

@@ -40,6 +40,8 @@ export class UpstreamLink {
   #session: UpstreamSession | undefined;
   #opening: Promise<UpstreamSession> | undefined;
   #closed = false;
+  /** Why the link was closed, when it was for a reason other than its host session ending (see close). */
+  #closeReason: string | undefined;
   /** Each call in flight holds its session apart from the others' (see forCall). */
   readonly #oneCallPerSession: boolean;
   /** Sessions opened beside the first for calls in flight at once (kept for the next ones until the link closes). */
@@ -86,7 +88,7 @@ export class UpstreamLink {
   #listSession(): Promise<UpstreamSession> {
     // The link's own session when it is open (get() returns it), or when lists are per session (get() opens it).
     if (!this.#listsFrom || this.current()) return this.get();
-    if (this.#closed) return Promise.reject(new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed'));
+    if (this.#closed) return Promise.reject(this.#closedError());
     if (!this.#shared) {
       const lists = this.#listsFrom.source();
       this.#shared = { lists, detach: lists.attach(this.#listsFrom.changed) };
@@ -146,8 +148,8 @@ export class UpstreamLink {
   async #openExtra(): Promise<UpstreamSession> {
     const session = await this.#open();
     if (this.#closed) {
-      void session.close();
-      throw new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed');
+      void session.close(this.#closeReason);
+      throw this.#closedError();
     }
     this.#extra.push(session);
     return session;
@@ -163,7 +165,7 @@ export class UpstreamLink {
     const live = this.current();
     if (live) return Promise.resolve(live);
     if (this.#opening) return this.#opening;
-    if (this.#closed) return Promise.reject(new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed'));
+    if (this.#closed) return Promise.reject(this.#closedError());
     const wait = this.#status.backoffRemaining();
     if (wait > 0) {
       const why = this.#status.report.error ?? 'it failed';
@@ -175,8 +177,8 @@ export class UpstreamLink {
       (session) => {
         this.#opening = undefined;
         if (this.#closed) {
-          void session.close();
-          throw new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed');
+          void session.close(this.#closeReason);
+          throw this.#closedError();
         }
         this.#session = session;
         return session;
@@ -200,8 +202,13 @@ export class UpstreamLink {
     void session.close();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes the link and its sessions. With `reason` (the upstream left the configuration), calls pending on them and
+   * calls that reach the link later fail with GW_ERR_UPSTREAM_CLOSED and that reason.
+   */
+  async close(reason?: string): Promise<void> {
     this.#closed = true;
+    this.#closeReason ??= reason;
     this.#shared?.detach();
     this.#shared = undefined;
     const sessions = [this.#session, ...this.#extra];
@@ -210,6 +217,13 @@ export class UpstreamLink {
     this.#holds.clear();
     for (const timer of this.#lingering.values()) clearTimeout(timer);
     this.#lingering.clear();
-    await Promise.all(sessions.map((session) => session?.close()));
+    await Promise.all(sessions.map((session) => session?.close(reason)));
+  }
+
+  /** What a call on the closed link fails with: the upstream's removal, or the host session's end. */
+  #closedError(): GatewayError {
+    return this.#closeReason === undefined
+      ? new GatewayError('GW_ERR_SESSION_CLOSED', 'the host session is closed')
+      : new GatewayError('GW_ERR_UPSTREAM_CLOSED', this.#closeReason);
   }
 }

@@ -86,10 +86,11 @@ export class ListSource {
     this.#linger.unref();
   }
 
-  close(): Promise<void> {
+  /** `reason`: why (the upstream left the configuration); lists read after it fail with it. */
+  close(reason?: string): Promise<void> {
     clearTimeout(this.#linger);
     this.#listeners.clear();
-    return this.#link.close();
+    return this.#link.close(reason);
   }
 }
 
@@ -147,10 +148,10 @@ export class ListSources {
     return [...this.#sources.values()].filter((source) => source.current() !== undefined).length;
   }
 
-  async close(): Promise<void> {
+  async close(reason?: string): Promise<void> {
     const sources = [...this.#sources.values()];
     this.#sources.clear();
-    await Promise.all(sources.map((source) => source.close()));
+    await Promise.all(sources.map((source) => source.close(reason)));
   }
 
   #forget(key: string, source: ListSource): void {

@@ -3,6 +3,7 @@
 import type { UpstreamSpec } from '../config/types.js';
 import type { Clock } from '../core/clock.js';
 import { CountingIds } from '../core/clock.js';
+import { sameSettings } from '../config/settings-text.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
@@ -60,6 +61,8 @@ export class UpstreamPool<H extends PoolHost> {
   /** Every upstream's first probe, each for at most its connect timeout: hosts' initialize (and server/discover) wait for it. */
   readonly probed: Promise<void>;
   #options: UpstreamPoolOptions<H>;
+  /** The upstreams as configured now (the options' at first, a reload's after). */
+  #upstreams: readonly UpstreamSpec[];
   #status = new Map<string, UpstreamStatus>();
   #shared = new Map<string, UpstreamLink>();
   /** The list sessions of each per-session upstream whose lists are shared (`lists: shared`). */
@@ -73,22 +76,77 @@ export class UpstreamPool<H extends PoolHost> {
 
   constructor(options: UpstreamPoolOptions<H>) {
     this.#options = options;
-    for (const spec of options.upstreams) {
-      const status = new UpstreamStatus(spec, options.retry, options.clock);
-      this.#status.set(spec.name, status);
-      if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
-      else if (spec.lists === 'shared') {
-        this.#lists.set(spec.name, new ListSources({
-          status,
-          open: (init, handlers) => this.#connect(spec, init, () => listEnvelope(init), { hostInit: true, handlers }),
-          logger: options.logger,
-          ...(options.handlers.onRequestDone ? { onRequestDone: options.handlers.onRequestDone } : {}),
-        }));
-      }
-    }
+    this.#upstreams = options.upstreams;
+    for (const spec of options.upstreams) this.#add(spec);
     const firstProbes = options.upstreams.map((spec) => ({ tried: this.#tryUpstream(spec), timeoutMs: spec.connectTimeoutMs }));
     this.ready = Promise.all(firstProbes.map((probe) => probe.tried)).then(() => undefined);
     this.probed = firstProbesSettled(firstProbes);
+  }
+
+  /** The upstreams as configured now, in config order. */
+  get upstreams(): readonly UpstreamSpec[] {
+    return this.#upstreams;
+  }
+
+  /** An upstream's status, and its shared link or list sessions. */
+  #add(spec: UpstreamSpec): void {
+    const status = new UpstreamStatus(spec, this.#options.retry, this.#options.clock);
+    this.#status.set(spec.name, status);
+    if (spec.sharing === 'shared') this.#shared.set(spec.name, new UpstreamLink(status, () => this.#openShared(spec)));
+    else if (spec.lists === 'shared') {
+      this.#lists.set(spec.name, new ListSources({
+        status,
+        open: (init, handlers) => this.#connect(spec, init, () => listEnvelope(init), { hostInit: true, handlers }),
+        logger: this.#options.logger,
+        ...(this.#options.handlers.onRequestDone ? { onRequestDone: this.#options.handlers.onRequestDone } : {}),
+      }));
+    }
+  }
+
+  /**
+   * The configuration changed (a reload): upstreams gone from it or changed in it are closed, their shared and list
+   * sessions first (calls pending there fail with GW_ERR_UPSTREAM_CLOSED and `reason`); new and changed ones are
+   * probed. Per-session links of host sessions are the caller's to renew (RoutedSession.relink). Same names, same
+   * settings: untouched.
+   */
+  async reconfigure(upstreams: readonly UpstreamSpec[], retry: { initialDelayMs: number; maxDelayMs: number }): Promise<UpstreamChanges> {
+    const before = new Map(this.#upstreams.map((spec) => [spec.name, spec]));
+    const after = new Map(upstreams.map((spec) => [spec.name, spec]));
+    const changes: UpstreamChanges = {
+      added: upstreams.filter((spec) => !before.has(spec.name)).map((spec) => spec.name),
+      removed: this.#upstreams.filter((spec) => !after.has(spec.name)).map((spec) => spec.name),
+      changed: upstreams.filter((spec) => before.has(spec.name) && !sameSettings(before.get(spec.name), spec)).map((spec) => spec.name),
+    };
+    this.#options = { ...this.#options, retry };
+    this.#upstreams = upstreams;
+    const closing: Promise<void>[] = [];
+    for (const name of [...changes.removed, ...changes.changed]) {
+      const why = changes.removed.includes(name) ? `upstream '${name}' was removed from the configuration` : `upstream '${name}' was changed in the configuration and is reconnecting`;
+      closing.push(this.#drop(name, why));
+    }
+    // The statuses in config order (reports and health list them so), the kept ones as they were.
+    const kept = new Map(this.#status);
+    this.#status.clear();
+    for (const spec of upstreams) {
+      const status = kept.get(spec.name);
+      if (status && !changes.changed.includes(spec.name)) this.#status.set(spec.name, status);
+      else this.#add(spec);
+    }
+    await Promise.all(closing);
+    for (const name of [...changes.added, ...changes.changed]) void this.#tryUpstream(after.get(name) as UpstreamSpec);
+    return changes;
+  }
+
+  /** Closes what the pool holds of one upstream and forgets it. */
+  async #drop(name: string, why: string): Promise<void> {
+    const shared = this.#shared.get(name);
+    const lists = this.#lists.get(name);
+    this.#shared.delete(name);
+    this.#lists.delete(name);
+    this.#status.delete(name);
+    this.#toolNames.delete(name);
+    this.#options.logger.log('info', why);
+    await Promise.all([shared?.close(why), lists?.close(why)]);
   }
 
   /**
@@ -97,7 +155,7 @@ export class UpstreamPool<H extends PoolHost> {
    * asked them (stdio, legacy SSE) gives each call in flight a session of its own (UpstreamLink.forCall).
    */
   linksFor(host: H, options: { callsApart?: boolean } = {}): UpstreamLink[] {
-    return this.#options.upstreams.map((spec) => {
+    return this.#upstreams.map((spec) => {
       const shared = this.#shared.get(spec.name);
       if (shared) return shared;
       const oneCallPerSession = options.callsApart === true && spec.kind !== 'streamable-http';
@@ -227,7 +285,8 @@ export class UpstreamPool<H extends PoolHost> {
 
   /** Startup (and retry) probe: every upstream is tried once so health and capabilities are known. */
   async #tryUpstream(spec: UpstreamSpec): Promise<void> {
-    if (this.#stopped) return;
+    // A retry due for an upstream a reload removed or changed since.
+    if (this.#stopped || this.#status.get(spec.name)?.spec !== spec) return;
     const status = this.#statusOf(spec);
     try {
       const shared = this.#shared.get(spec.name);
@@ -268,6 +327,13 @@ export class UpstreamPool<H extends PoolHost> {
     timer.unref();
     this.#retryTimers.add(timer);
   }
+}
+
+/** What a reload changed among the upstreams, by name. */
+export interface UpstreamChanges {
+  added: string[];
+  removed: string[];
+  changed: string[];
 }
 
 /** The envelope of a list session's requests to a 2026-07-28 upstream: what its hosts declare, in the gateway's name. */

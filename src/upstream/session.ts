@@ -288,9 +288,10 @@ export class UpstreamSession {
     this.#pending.resume(id);
   }
 
-  async close(): Promise<void> {
+  /** Ends the session; its calls still pending fail with GW_ERR_UPSTREAM_CLOSED and `reason` (default: the session closed). */
+  async close(reason?: string): Promise<void> {
     if (this.#closed) return;
-    this.#shutdown(`upstream '${this.spec.name}' session closed`, 'cancelled');
+    this.#shutdown(reason ?? `upstream '${this.spec.name}' session closed`, 'cancelled');
     await this.#transport.close().catch(() => undefined);
   }
 

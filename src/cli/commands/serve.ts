@@ -6,6 +6,9 @@ import { parseListenAddress } from '../../config/listen.js';
 import type { ListenAddress, NormalizedConfig } from '../../config/types.js';
 import { ClusterLink } from '../../edges/http/cluster-forward.js';
 import { createGateway } from '../../app/gateway.js';
+import type { ReconfigurableGateway } from '../../app/gateway.js';
+import { ConfigReloader } from '../reload/config-reloader.js';
+import { watchConfigFile } from '../reload/config-watch.js';
 import type { McpHttpHandler } from '../../edges/http/mcp-handler.js';
 import { createMcpHttpHandler, MCP_PATH } from '../../edges/http/mcp-handler.js';
 import type { Logger } from '../../core/log.js';
@@ -36,13 +39,14 @@ function listenFlag(text: string): ListenAddress {
 }
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const flags = parseCommandArgs('serve', argv, { config: CONFIG_OPTION, listen: { type: 'string', short: 'l' }, help: HELP_OPTION });
+  const flags = parseCommandArgs('serve', argv, { config: CONFIG_OPTION, listen: { type: 'string', short: 'l' }, watch: { type: 'boolean', short: 'w' }, help: HELP_OPTION });
   if (flags.help) {
     io.stdout.write(SERVE_HELP);
     return 0;
   }
   const listen = flags.listen === undefined ? undefined : listenFlag(flags.listen);
-  const config = await loadConfig(flags.config ?? DEFAULT_CONFIG_PATH);
+  const configFile = flags.config ?? DEFAULT_CONFIG_PATH;
+  const config = await loadConfig(configFile);
   const address = listen ?? config.listen;
   const logger = loggerFromEnv(io.env, io.stderr, config.log.format);
   logUnhandledRejections(logger);
@@ -63,6 +67,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }),
     metrics: operator.metrics,
   });
+  const stopReloads = liveConfig(configFile, config, { gateway, operator, io, logger, watch: flags.watch === true });
   const hosts = setUpHostAuth(config, address.host, logger);
   const handler = createMcpHttpHandler(gateway, {
     ...config.http,
@@ -79,6 +84,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     server = await startHttpServer(handler, address, config.http);
     hosts.listening(server.url);
   } catch (error) {
+    stopReloads();
     await gateway.close();
     cluster?.close();
     processes.close();
@@ -91,6 +97,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       checkComposites(gateway, logger);
     } catch (error) {
+      stopReloads();
       await handler.close();
       await server.close();
       await gateway.close();
@@ -108,6 +115,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   // The calls in flight here, and the requests handed to other instances whose answers still pass through here.
   await drain(handler, () => gateway.callsInFlight() + (cluster?.inFlight ?? 0), config.cluster.drainTimeoutMs, logger, received);
   logger.log('info', 'shutting down', { signal: received });
+  stopReloads();
   await handler.close();
   await server.close();
   await gateway.close();
@@ -131,6 +139,35 @@ function clusterLink(config: NormalizedConfig, operator: OperatorSetup, logger: 
   const cluster = new ClusterLink({ directory: operator.cluster, secret: link.secret, logger, maxBodyBytes: config.http.maxBodyBytes });
   operator.useClusterLink(cluster);
   return cluster;
+}
+
+/**
+ * The live configuration (design 016): SIGHUP, `switchboard reload` (POST /api/config/reload) and, with `--watch`, a
+ * change of the file reload it; `/healthz` and GET /api/config show its version. Returns what stops them.
+ */
+function liveConfig(
+  file: string,
+  config: NormalizedConfig,
+  parts: { gateway: ReconfigurableGateway; operator: OperatorSetup; io: CliIo; logger: Logger; watch: boolean },
+): () => void {
+  const { gateway, operator, io, logger } = parts;
+  const reloader = new ConfigReloader({
+    file,
+    running: config,
+    logger,
+    apply: async (next) => {
+      const changes = await gateway.reconfigure(next);
+      operator.desk.reconfigure({ answerers: next.policy.answerers, approvers: next.questions.approvers });
+      return changes;
+    },
+  });
+  operator.useConfig({ info: () => reloader.info, reload: () => reloader.reload('api') });
+  const stopHangup = io.onHangup?.(() => void reloader.reload('signal')) ?? (() => undefined);
+  const stopWatch = parts.watch ? watchConfigFile(file, () => void reloader.reload('watch'), { logger }) : () => undefined;
+  return () => {
+    stopHangup();
+    stopWatch();
+  };
 }
 
 /** How often a draining gateway looks whether its calls ended. */

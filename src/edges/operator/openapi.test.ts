@@ -11,6 +11,7 @@ import { OPERATOR_ERRORS } from './operator-errors.js';
 import { createOperatorRoutes } from './operator-routes.js';
 import { toQuestionView } from './question-view.js';
 import { OPERATOR_ROUTES } from './route-table.js';
+import { FakeConfigControl } from './testing/fake-config.js';
 import { FAKE_SIGN_IN } from './testing/fake-sign-in.js';
 import { FakeOperatorDesk } from './testing/fake-desk.js';
 import { toRunSummary, toRunView } from './run-view.js';
@@ -113,7 +114,7 @@ describe('OpenAPI document', () => {
     const runs = new MemoryRunStore();
     const run = makeRun();
     await runs.create(run);
-    const routes = createOperatorRoutes({ desk, runs, token: 'doc-token', signIn: FAKE_SIGN_IN });
+    const routes = createOperatorRoutes({ desk, runs, token: 'doc-token', signIn: FAKE_SIGN_IN, config: new FakeConfigControl() });
     for (const { method, path, op } of operations()) {
       const url = `http://127.0.0.1${path.replace('{id}', path.startsWith('/api/runs/') ? run.id : question.id).replace('{asset}', 'console.css')}`;
       const init: RequestInit = { method: method.toUpperCase(), headers: { authorization: 'Bearer doc-token', 'content-type': 'application/json' } };

@@ -17,6 +17,7 @@ const DOCUMENT = {
     { name: 'questions', description: 'The question desk, seen by an operator.' },
     { name: 'runs', description: 'Composite tool runs: every step, its timings, its answer.' },
     { name: 'sign-in', description: 'Operators\' sign-in: OpenID Connect for the console, who am I.' },
+    { name: 'config', description: 'The live configuration: its version, and a reload of the config file.' },
     { name: 'meta', description: 'This document.' },
     { name: 'console', description: 'The web console (no authentication: it holds no data).' },
   ],

@@ -41,6 +41,8 @@ export const OPERATOR_ERRORS = {
   BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than 1 MiB + 64 KiB.' },
   /** `Content-Type` is not application/json. */
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'A request with a body must be sent as `Content-Type: application/json`.' },
+  /** POST /api/config/reload: the file does not validate, or could not be applied. */
+  CONFIG_INVALID: { status: 422, summary: 'The config file does not validate (`message`: `file:line: path: reason`, as at start), or could not be applied; the running config stays, and `config` says which.' },
   /** A bug on our side (the message is generic; details go to the log). */
   INTERNAL: { status: 500, summary: 'Something failed inside the gateway; the log has the details.' },
   /** The OpenID provider cannot be reached (discovery or its keys), so a sign-in or a bearer token cannot be checked now. */

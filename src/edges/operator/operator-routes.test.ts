@@ -11,6 +11,7 @@ import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import { makeRun } from '../../store/testing/run-fixtures.js';
 import { needsToken, OPERATOR_ROUTES } from './route-table.js';
 import { FakeOperatorDesk } from './testing/fake-desk.js';
+import { FakeConfigControl } from './testing/fake-config.js';
 import { FAKE_SIGN_IN } from './testing/fake-sign-in.js';
 
 const TOKEN = 'sb-op-0123456789abcdef-secret';
@@ -19,9 +20,10 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 function setup(options: { maxJsonDepth?: number } = {}) {
   const desk = new FakeOperatorDesk();
+  const config = new FakeConfigControl();
   const runs = new MemoryRunStore();
   const logs: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, signIn: FAKE_SIGN_IN, logger: loggerFrom((level, message, fields) => logs.push({ level, message, fields })), ...options });
+  const routes = createOperatorRoutes({ desk, runs, token: TOKEN, signIn: FAKE_SIGN_IN, config, logger: loggerFrom((level, message, fields) => logs.push({ level, message, fields })), ...options });
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await routes.handle(new Request(`${BASE}${path}`, init));
     assert.ok(response, `${path} should be an operator path`);
@@ -30,7 +32,7 @@ function setup(options: { maxJsonDepth?: number } = {}) {
   const get = (path: string, headers: Record<string, string> = AUTH) => call(path, { headers });
   const answer = (id: string, body: unknown, headers: Record<string, string> = {}) =>
     call(`/api/questions/${id}/answer`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { desk, runs, routes, logs, call, get, answer };
+  return { desk, runs, config, routes, logs, call, get, answer };
 }
 
 async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string }> {
@@ -75,6 +77,30 @@ describe('operator routes: what they serve', () => {
       assert.equal(String(response.status), Object.keys(route.responses)[0], `${route.method} ${path}`);
       await response.body?.cancel();
     }
+  });
+
+  it('GET /api/config shows the version in force; POST /api/config/reload applies, or refuses with CONFIG_INVALID and the version kept', async () => {
+    const { config, call, get } = setup();
+    const shown = await get('/api/config');
+    assert.equal(shown.status, 200);
+    assert.deepEqual(await shown.json(), config.current);
+    const applied = await call('/api/config/reload', { method: 'POST', headers: AUTH });
+    assert.equal(applied.status, 200);
+    const body = (await applied.json()) as { ok: boolean; config: { generation: number }; upstreams: { added: string[] } };
+    assert.equal(body.ok, true);
+    assert.equal(body.config.generation, 2);
+    assert.deepEqual(body.upstreams.added, ['two']);
+    assert.equal(config.askedBy.length, 1, 'the reload knows which operator asked');
+
+    config.refuse = 'switchboard.yaml:7: upstreams.one.sharing: must be shared or per-session';
+    const refused = await call('/api/config/reload', { method: 'POST', headers: AUTH });
+    assert.equal(refused.status, 422);
+    const error = (await refused.json()) as { error: { code: string; message: string }; config: { generation: number } };
+    assert.equal(error.error.code, 'CONFIG_INVALID');
+    assert.equal(error.error.message, config.refuse);
+    assert.equal(error.config.generation, 2, 'the config in force comes back');
+    assert.equal((await call('/api/config/reload', { method: 'POST' })).status, 401, 'an anonymous reload is refused');
+    assert.equal((await call('/api/config', { method: 'POST', headers: AUTH })).status, 405);
   });
 });
 

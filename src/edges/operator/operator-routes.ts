@@ -14,6 +14,7 @@ import { loggerFrom, silentLogger } from '../../core/log.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../protocol/json-depth.js';
 import { MAX_ANSWER_BODY_BYTES, readAnswerRequest } from './answer-request.js';
 import type { QuestionView } from './api-schemas.js';
+import type { ConfigInfo, ReloadAnswer } from './config-schemas.js';
 import { createConsoleAssets } from './console-assets.js';
 import { isForwarded } from '../http/cluster-forward.js';
 import { checkCsrf } from './csrf.js';
@@ -67,6 +68,14 @@ export interface OperatorRoutesOptions {
    * for an answer with a secret field whose call waits there; undefined when it cannot (no link, owner gone).
    */
   forwardTo?: (req: Request, owner: string, body: Uint8Array) => Promise<Response | undefined>;
+  /** The live configuration (`serve`): its version, and a reload asked for by `operator`; absent: /api/config is 404. */
+  config?: ConfigControl;
+}
+
+/** What the operator API reaches of the live configuration. */
+export interface ConfigControl {
+  info(): ConfigInfo;
+  reload(operator: Principal): Promise<ReloadAnswer>;
 }
 
 export interface OperatorRoutes {
@@ -262,6 +271,18 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     const run = await runs.get(id);
     if (run === undefined) throw new OperatorProblem('RUN_NOT_FOUND', `No run ${JSON.stringify(id)}`);
     return jsonResponse(toRunView(run));
+  });
+  const noConfig = (): never => {
+    throw new OperatorProblem('NOT_FOUND', 'This gateway was not started from a config file it can reload');
+  };
+  serve(table.configRoute, async () => (options.config ? jsonResponse(options.config.info()) : noConfig()));
+  serve(table.reloadConfigRoute, async (c) => {
+    if (!options.config) return noConfig();
+    const operator = operatorOf(c);
+    logger.log('info', 'config reload asked for on the operator API', { operator: operator.subject, issuer: operator.issuer });
+    const answer = await options.config.reload(operator);
+    if (!answer.ok) throw new OperatorProblem('CONFIG_INVALID', answer.error, { extra: { config: answer.config } });
+    return jsonResponse(answer);
   });
   serve(table.openApiDocumentRoute, async () => new Response(document(), { status: 200, headers: API_HEADERS }));
   serve(table.consolePageRoute, () => assets.page());

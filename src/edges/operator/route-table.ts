@@ -4,6 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { RouteConfig } from '@hono/zod-openapi';
 
 import { answeredSchema, answerRequestSchema, authMethodsSchema, errorBodySchema, sessionSchema, listQuerySchema, questionDetailSchema, questionViewSchema, runListQuerySchema, runSchema, runSummarySchema } from './api-schemas.js';
+import { configInfoSchema, reloadAppliedSchema } from './config-schemas.js';
 import { OPERATOR_ERRORS } from './operator-errors.js';
 import type { OperatorErrorCode } from './operator-errors.js';
 
@@ -210,6 +211,34 @@ export const openApiDocumentRoute = createRoute({
   },
 });
 
+export const configRoute = createRoute({
+  operationId: 'getConfig',
+  method: 'get',
+  path: '/api/config',
+  tags: ['config'],
+  summary: 'The config in force: its version and when it was loaded',
+  security: BEARER,
+  responses: {
+    200: { description: 'The version of the settings in force.', content: { 'application/json': { schema: configInfoSchema } } },
+    ...errorResponses(true, ['NOT_FOUND']),
+  },
+});
+
+export const reloadConfigRoute = createRoute({
+  operationId: 'reloadConfig',
+  method: 'post',
+  path: '/api/config/reload',
+  tags: ['config'],
+  summary: 'Read the config file again and apply it (as SIGHUP does)',
+  description:
+    'The file is checked whole, as at start; a file that does not validate is refused (422, the running config stays). Otherwise added upstreams are probed, removed ones closed, changed ones reconnected, hosts told their lists changed; composites, policies, routes, timeouts and session caps hold for new work. Settings only a restart applies are named in `needsRestart`. No body.',
+  security: BEARER,
+  responses: {
+    200: { description: 'Applied (or nothing changed).', content: { 'application/json': { schema: reloadAppliedSchema } } },
+    ...errorResponses(true, ['NOT_FOUND', 'CONFIG_INVALID']),
+  },
+});
+
 export const consolePageRoute = createRoute({
   operationId: 'consolePage',
   method: 'get',
@@ -245,6 +274,8 @@ export const OPERATOR_ROUTES = [
   answerQuestionRoute,
   listRunsRoute,
   getRunRoute,
+  configRoute,
+  reloadConfigRoute,
   openApiDocumentRoute,
   consolePageRoute,
   signInRoute,
