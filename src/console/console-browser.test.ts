@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 
 import { startHttpServer } from '../edges/http/node-server.js';
 import type { RunningHttpServer } from '../edges/http/node-server.js';
+import { FakeConfigControl } from '../edges/operator/testing/fake-config.js';
 import { createOperatorRoutes } from '../edges/operator/operator-routes.js';
 import type { OperatorRoutes } from '../edges/operator/operator-routes.js';
 import { FakeOperatorDesk } from '../edges/operator/testing/fake-desk.js';
@@ -39,6 +40,7 @@ const RESTART_FORM = {
 
 describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () => {
   const desk = new FakeOperatorDesk();
+  const config = new FakeConfigControl();
   let routes: OperatorRoutes;
   let server: RunningHttpServer;
   let browser: Browser;
@@ -47,7 +49,7 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
   const foreignRequests: string[] = [];
 
   before(async () => {
-    routes = createOperatorRoutes({ desk, token: TOKEN });
+    routes = createOperatorRoutes({ desk, token: TOKEN, config });
     server = await startHttpServer({ handle: async (req) => (await routes.handle(req)) ?? new Response('not here', { status: 404 }) }, { host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
@@ -78,6 +80,8 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
     await page.locator('#live[data-status="live"]').waitFor();
     await page.getByText('No open questions.').waitFor();
     assert.equal(await page.evaluate(() => document.cookie), '', 'no cookie is set');
+    await page.locator('#config-version:not([hidden])').waitFor();
+    assert.match(String(await page.locator('#config-version').textContent()), /^Config 000000000001 · loaded /, 'the header shows the config version and when it was loaded');
 
     desk.add({ params: RESTART_FORM, origin: { upstream: 'desk', tool: 'restart_service' } });
     await page.getByRole('heading', { name: 'Elicitation from desk · restart_service' }).waitFor();

@@ -129,7 +129,10 @@ export class UpstreamPool<H extends PoolHost> {
     this.#status.clear();
     for (const spec of upstreams) {
       const status = kept.get(spec.name);
-      if (status && !changes.changed.includes(spec.name)) this.#status.set(spec.name, status);
+      if (status && !changes.changed.includes(spec.name)) {
+        status.setRetry(retry);
+        this.#status.set(spec.name, status);
+      }
       else this.#add(spec);
     }
     await Promise.all(closing);

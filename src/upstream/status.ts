@@ -26,6 +26,12 @@ export class UpstreamStatus {
     this.report = { name: spec.name, transport: spec.kind, state: 'pending' };
   }
 
+  /** A reload's backoff: it holds from the next failure on. */
+  setRetry(retry: { initialDelayMs: number; maxDelayMs: number }): void {
+    this.#initialDelayMs = retry.initialDelayMs;
+    this.#maxDelayMs = retry.maxDelayMs;
+  }
+
   get tried(): boolean {
     return this.report.state !== 'pending';
   }

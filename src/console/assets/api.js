@@ -142,6 +142,13 @@ export function createApi(session) {
 
   return {
     /**
+     * The config in force: its version, when it was loaded, how many loads so far.
+     * @returns {Promise<{ version: string, loadedAt: string, generation: number, file: string }>}
+     */
+    config() {
+      return call('/api/config');
+    },
+    /**
      * @param {Record<string, string | string[] | undefined>} [filter]
      * @returns {Promise<Question[]>}
      */

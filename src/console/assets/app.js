@@ -28,6 +28,7 @@ const el = {
   session: byId('session', HTMLElement),
   live: byId('live', HTMLElement),
   who: byId('who', HTMLElement),
+  configVersion: byId('config-version', HTMLElement),
   signOut: byId('sign-out', HTMLButtonElement),
   inbox: byId('inbox', HTMLElement),
   inboxList: byId('inbox-list', HTMLElement),
@@ -47,6 +48,8 @@ let events;
 /** @type {Map<string, { question: Question, card: ReturnType<typeof questionCard> }>} */
 const inbox = new Map();
 let historyLoaded = false;
+/** @type {ReturnType<typeof setTimeout> | undefined} the next read of the config version */
+let configTimer;
 /** @type {Session | undefined} the OpenID Connect sign-in, while there is one */
 let session;
 
@@ -191,6 +194,7 @@ function start() {
       if (event.event === 'ready') {
         skewMs = Date.parse(data.serverTime) - Date.now() || 0;
         reloadInbox().catch(() => undefined);
+        showConfig();
       } else if (event.event === 'created' || event.event === 'updated') {
         apply(data.question, true);
       }
@@ -199,8 +203,26 @@ function start() {
   route();
 }
 
+/** The config version in force and when it was loaded, in the header (read at sign-in, at each reconnect, then each minute). */
+function showConfig() {
+  clearTimeout(configTimer);
+  api.config().then(
+    (info) => {
+      el.configVersion.textContent = `Config ${info.version.replace(/^sha256:/, '')} · loaded ${new Date(info.loadedAt).toLocaleString()}`;
+      el.configVersion.title = `${info.file}: ${info.version}, load ${info.generation} (${info.loadedAt})`;
+      el.configVersion.hidden = false;
+    },
+    () => {
+      el.configVersion.hidden = true;
+    },
+  );
+  configTimer = setTimeout(showConfig, 60_000);
+}
+
 /** @param {string} [message] */
 function signOut(message) {
+  clearTimeout(configTimer);
+  el.configVersion.hidden = true;
   session = undefined;
   sessionStorage.removeItem(TOKEN_KEY);
   events?.close();
