@@ -106,3 +106,24 @@ async function waitUntil(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.ok(check(), 'the condition held in time');
 }
+
+test('an upstream removed while down is not retried any more; its backoff timer does nothing', async () => {
+  const ups = upstreams();
+  let attempts = 0;
+  const gateway = createGateway(config([spec('broken'), spec('b', 'shared')]), {
+    logger: silentLogger,
+    openTransport: (s) => {
+      if (s.name !== 'broken') return (ups[s.name] as FakeUpstreamFactory).open();
+      attempts += 1;
+      throw new Error('cannot start');
+    },
+  });
+  await gateway.ready;
+  assert.equal(gateway.health().upstreams.find((u) => u.name === 'broken')?.state, 'down');
+  const tried = attempts;
+  await gateway.reconfigure(config([spec('b', 'shared')]));
+  await new Promise((resolve) => setTimeout(resolve, 300)); // past the retry delays of config() (50-200 ms)
+  assert.equal(attempts, tried, 'no probe of a removed upstream');
+  assert.deepEqual(gateway.health().upstreams.map((u) => u.name), ['b']);
+  await gateway.close();
+});
