@@ -3,6 +3,7 @@
  * tracing is on, behind the core's tracing port; `startTracing` installs it and returns what flushes and stops it.
  */
 
+import type * as OtelApi from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, SpanKind as OtelSpanKind, Tracer as OtelApiTracer } from '@opentelemetry/api';
 
 import type { Logger } from '../core/log.js';
@@ -12,7 +13,7 @@ import type { TracingSection } from '../config/sections/tracing.js';
 import type { Environment, TracingSettings } from './tracing-settings.js';
 import { tracingSettings } from './tracing-settings.js';
 
-type Api = typeof import('@opentelemetry/api');
+type Api = typeof OtelApi;
 
 /** What `serve` and `stdio` keep of tracing: flushes the spans still queued and stops the exporter (a no-op when off). */
 export interface TracingHandle {
