@@ -21,6 +21,7 @@ import { createMetricsRoute } from '../edges/metrics-route.js';
 import { MetricsRegistry } from '../observability/metrics.js';
 import { MemoryQuestionStore } from '../store/memory/memory-question-store.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
+import { QUESTION_STORE_WRITES, RUN_STORE_WRITES, tracedWrites } from '../store/traced-writes.js';
 import { openPostgresQuestionStore } from '../store/postgres/pg-question-store.js';
 import { shownUrl } from '../store/postgres/pg-pool.js';
 import { openSqliteQuestionStore } from '../store/sqlite/sqlite-question-store.js';
@@ -147,7 +148,7 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   // Operators answer where the console runs and someone can authenticate to it: with the token, or by signing in.
   const operators = config.console.enabled && (token !== undefined || config.auth.operators.oidc !== undefined);
   const owner = config.cluster.id ?? instanceOwner(config, options.listen);
-  const { store, runs, closeRuns, parkedCalls } = await openStore(config, owner, options.logger);
+  const { store, runs, closeRuns, parkedCalls } = tracedStores(await openStore(config, owner, options.logger), config.store.kind);
   // On PostgreSQL this gateway is one of several instances (design 013): it joins under its id, abandons at start only
   // the questions it left open itself, and sweeps for instances that died. SQLite and memory have one gateway per
   // store (design 006): at start it abandons every question left open, whoever stamped it.
@@ -261,4 +262,10 @@ function storeSummary(config: NormalizedConfig): Record<string, unknown> {
   if (store.kind === 'postgres') return { type: 'postgres', where: shownUrl(store.url), schema: store.schema };
   if (store.kind === 'sqlite') return { type: 'sqlite', where: store.path };
   return { type: 'memory' };
+}
+
+/** The stores with a span per write when tracing is on (the stores themselves when it is off). */
+function tracedStores<S extends { store: QuestionStore; runs: RunStore }>(opened: S, kind: NormalizedConfig['store']['kind']): S {
+  const system = kind === 'postgres' ? 'postgresql' : kind;
+  return { ...opened, store: tracedWrites(opened.store, 'question', system, QUESTION_STORE_WRITES), runs: tracedWrites(opened.runs, 'run', system, RUN_STORE_WRITES) };
 }

@@ -3,6 +3,7 @@
 import type { CompositeStep } from './definition.js';
 import { runElicitStep } from './elicit-step.js';
 import { runForEachStep } from './foreach-step.js';
+import { traceStep } from './step-span.js';
 import type { StepRecord } from './run-record.js';
 import { errorText } from './signals.js';
 import type { StepEnv } from './step-env.js';
@@ -15,7 +16,7 @@ import { runToolStep } from './tool-step.js';
 
 /** Runs `step` in `record` and ends the record; never rejects (a thrown error is a failed outcome). */
 export async function runStep(step: CompositeStep, record: StepRecord, env: StepEnv): Promise<StepOutcome> {
-  const outcome = await outcomeOf(step, record, env);
+  const outcome = await traceStep(step, () => outcomeOf(step, record, env));
   env.journal.settle(record, outcome);
   return outcome;
 }

@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret, the auth section's issuers, clients and secrets). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret, tracing.endpoint and tracing.headers, the auth section's issuers, clients and secrets). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -59,6 +59,12 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
   const cluster = raw['cluster'];
   if (isPlainObject(cluster)) for (const key of ['id', 'advertise', 'secret']) expandAt(cluster, key, ['cluster']);
   expandAuth(raw['auth'], expandAt);
+  const tracing = raw['tracing'];
+  if (isPlainObject(tracing)) {
+    expandAt(tracing, 'endpoint', ['tracing']);
+    const headers = tracing['headers'];
+    if (isPlainObject(headers)) for (const key of Object.keys(headers)) expandAt(headers, key, ['tracing', 'headers']);
+  }
   const requestState = raw['requestState'];
   const keys = isPlainObject(requestState) ? requestState['keys'] : undefined;
   if (Array.isArray(keys)) keys.forEach((_, index) => expandAt(keys as unknown[] as Record<number, unknown>, index, ['requestState', 'keys']));

@@ -89,6 +89,7 @@ describe('parseConfigText: values', () => {
       cluster: { deadAfterMs: 15_000, drainTimeoutMs: 10_000 },
       requestState: {},
       log: { format: 'text' },
+      tracing: {},
       composites: [],
     });
   });

@@ -201,6 +201,7 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     },
     requestState: parsed.requestState.keys === undefined ? {} : { keys: [...parsed.requestState.keys] },
     log: { format: parsed.log.format },
+    tracing: { ...parsed.tracing, ...(parsed.tracing.headers ? { headers: { ...parsed.tracing.headers } } : {}) },
     composites: normalizeComposites(parsed.composites, context.compositeOrder),
   };
 }

@@ -16,6 +16,7 @@ import { retrySchema } from './sections/retry.js';
 import { clusterSchema } from './sections/cluster.js';
 import { custom } from './sections/fields.js';
 import { storeSchema } from './sections/store.js';
+import { tracingSchema } from './sections/tracing.js';
 import { upstreamsSchema } from './sections/upstreams.js';
 
 /** Page size of the list results the gateway paginates itself, when the file names none. */
@@ -37,6 +38,7 @@ export const configSchema = z
     cluster: clusterSchema.prefault({}),
     requestState: requestStateSchema.prefault({}),
     log: logSchema.prefault({}),
+    tracing: tracingSchema.prefault({}),
     composites: compositesSchema.optional(),
   })
   .superRefine((config, ctx) => {

@@ -4,6 +4,7 @@ import type { AnswererRule } from '../access/answerers.js';
 import type { PolicySettings } from '../access/policy.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import type { LogSettings } from './sections/log.js';
+import type { TracingSection } from './sections/tracing.js';
 
 export type NamingStrategy = 'prefix-on-conflict' | 'prefix' | 'priority' | 'manual';
 export type SharingMode = 'per-session' | 'shared';
@@ -205,6 +206,8 @@ export interface NormalizedConfig {
   requestState: { keys?: string[] };
   /** How the log on stderr is written. */
   log: LogSettings;
+  /** OpenTelemetry traces as the file says (each key absent: the OTEL_* variables decide, see observability/tracing-settings). */
+  tracing: TracingSection;
   /** Composite tools, in file order, checked (graph, templates, upstreams); none when the file has no `composites:`. */
   composites: CompositeDefinition[];
 }

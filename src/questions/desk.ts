@@ -13,6 +13,7 @@ import type { AnswerOutcome, OperatorDesk, QuestionEvent } from './operator-desk
 import type { AuditEntry, QuestionFilter, QuestionRecord } from './question.js';
 import { OPEN_STATES } from './question.js';
 import type { AuditLine, QuestionStore } from './question-store.js';
+import { openQuestionSpan, questionDelivered, questionSettled, withinQuestion } from './question-span.js';
 import type { Logger } from '../core/log.js';
 import { ProtocolError, RpcCode } from '../protocol/errors.js';
 import type { QuestionAnswer } from '../translation/answers/answer-check.js';
@@ -187,17 +188,23 @@ export class QuestionDesk implements OperatorDesk {
     const record: QuestionRecord = delivered ? { ...pending, state: 'delivered', updatedAt: pending.createdAt } : pending;
     this.#watch?.ownWrite(record.id);
     let onDisk: Promise<void> | undefined;
+    const span = openQuestionSpan(request, record);
     try {
-      if (delivered?.to === 'host' && this.#store.createCommitted) {
-        // Put to its host only, now: the host need not wait for the disk, only for the commit (see #record).
-        ({ onDisk } = await this.#store.createCommitted(record, created, { actor: 'gateway', action: 'delivered', detail: delivered }));
-      } else if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
-      else await this.#store.create(record, created);
+      await withinQuestion(span, async () => {
+        if (delivered?.to === 'host' && this.#store.createCommitted) {
+          // Put to its host only, now: the host need not wait for the disk, only for the commit (see #record).
+          ({ onDisk } = await this.#store.createCommitted(record, created, { actor: 'gateway', action: 'delivered', detail: delivered }));
+        } else if (delivered) await this.#store.create(record, created, { actor: 'gateway', action: 'delivered', detail: delivered });
+        else await this.#store.create(record, created);
+      });
     } catch (error) {
       this.#watch?.notWritten(record.id);
+      span?.fail(`not recorded: ${String(error)}`, 'store');
+      span?.end();
       throw error;
     }
-    const held = heldFrom(request, record, hostKey);
+    const held = { ...heldFrom(request, record, hostKey), span };
+    questionDelivered(span, delivered, request.origin.hostSessionId);
     held.onDisk = onDisk;
     this.#hold(held);
     if (request.upstreamId !== undefined) request.asker?.recorded?.(request.upstreamId, record.id);
@@ -261,7 +268,8 @@ export class QuestionDesk implements OperatorDesk {
     this.#release(held);
     const effects = effectsOf(outcome);
     const settlement = effects.record(outcome, held);
-    const won = held.recorded && effects.writes !== false ? await this.#record(held, outcome, settlement) : outcome;
+    const won = held.recorded && effects.writes !== false ? await withinQuestion(held.span, () => this.#record(held, outcome, settlement)) : outcome;
+    questionSettled(held.span, won, settlement);
     if (won === undefined) return false;
     // Written elsewhere: the operators of this desk see the change too.
     if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });

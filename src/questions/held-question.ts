@@ -2,6 +2,7 @@
 
 import type { Audience, QuestionMethod } from './question.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
+import type { TraceSpan } from '../core/tracing/trace-port.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import type { AskedSchemas, OperatorAnswerCheck, QuestionAnswer } from '../translation/answers/answer-check.js';
@@ -74,4 +75,6 @@ export interface HeldQuestion {
   timer: NodeJS.Timeout | undefined;
   /** Created committed but not yet known on disk (put to its host only): resolves once it is; its settlement waits for it. */
   onDisk: Promise<void> | undefined;
+  /** The span of its life (tracing on, recorded questions only). */
+  span?: TraceSpan | undefined;
 }

@@ -3,6 +3,7 @@
 import type { ConsentTo, QuestionMethod, QuestionOrigin, QuestionRecord, RoutePolicy } from './question.js';
 import type { QuestionDelivery } from '../ports/host-port.js';
 import type { QuestionAsker } from '../ports/question-asker.js';
+import type { TraceSpan } from '../core/tracing/trace-port.js';
 import type { ProtocolError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc.js';
 import type { AskedSchemas, OperatorAnswerCheck, QuestionAnswer } from '../translation/answers/answer-check.js';
@@ -20,6 +21,8 @@ interface Path {
   upstreamProgressToken?: unknown;
   /** What a host's answer must satisfy (the form sent, the upstream's own when downgraded). */
   asked?: AskedSchemas;
+  /** The span of the upstream request it belongs to (tracing on, the call known): the question's span is its child. */
+  trace?: TraceSpan;
 }
 
 /** A question as the router hands it over. */

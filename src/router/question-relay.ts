@@ -4,6 +4,8 @@
  * the desk gives it. The desk owns every question from then on; this session's part of it is its seat.
  */
 
+import type { TraceSpan } from '../core/tracing/trace-port.js';
+import { upstreamRequestSpan } from '../upstream/upstream-span.js';
 import { argumentsAtRest } from '../protocol/redact-arguments.js';
 import type { CallTool } from './calls.js';
 import type { QuestionMethod } from '../questions/question.js';
@@ -170,6 +172,7 @@ export class QuestionRelay {
       ...(plan.kind === 'relay' ? { hostParams: plan.params, delivery: { via: this.#host.delivery } } : { hostCouldNot: plan.error.message }),
       ...(unreachable ? { unreachable } : {}),
       ...path,
+      ...traceOf(upstream, route.callId),
       checkOperatorAnswer: (answer) => checkOperatorAnswer(method, params, upstream.protocolVersion ?? LATEST_LEGACY_REVISION, answer),
     });
     if (opened?.hostKey !== undefined && plan.kind === 'relay') this.#send(upstream, request, route, plan, opened.hostKey, path.upstreamProgressToken);
@@ -245,4 +248,10 @@ export class QuestionRelay {
 function argumentsOf(tool: { host: string; upstream: string } | CallTool | undefined, schemaOf: (hostTool: string) => JsonObject | undefined): { arguments?: JsonObject } {
   if (tool === undefined || !('arguments' in tool) || tool.arguments === undefined) return {};
   return { arguments: argumentsAtRest(tool.arguments, schemaOf(tool.host)) };
+}
+
+/** The span of the upstream request a question belongs to, when tracing is on and the call is known. */
+function traceOf(upstream: QuestionAsker, callId: number | undefined): { trace?: TraceSpan } {
+  const trace = upstreamRequestSpan(upstream, callId);
+  return trace ? { trace } : {};
 }

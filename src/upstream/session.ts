@@ -29,6 +29,7 @@ import { openListenStream } from './listen.js';
 import type { PendingCall } from './pending.js';
 import { PendingCalls } from './pending.js';
 import { outgoingParams } from './request-params.js';
+import { endUpstreamRequest, traceUpstreamRequest } from './upstream-span.js';
 import { modernResultProblem } from './result-check.js';
 import { sendFailure } from './send-failure.js';
 import { withinConnectTimeout } from './start.js';
@@ -212,8 +213,9 @@ export class UpstreamSession {
     const id = this.#nextId++;
     options.onId?.(id);
     const envelope = options.envelope ?? (this.era === 'modern' ? this.#envelope?.() : undefined);
-    const outParams = outgoingParams(params, envelope, options.wantsProgress ? id : undefined);
-    return new Promise<JsonObject>((resolve, reject) => {
+    const traced = traceUpstreamRequest(this, method, outgoingParams(params, envelope, options.wantsProgress ? id : undefined), id, options.headers);
+    const outParams = traced.params;
+    const answered = new Promise<JsonObject>((resolve, reject) => {
       this.#pending.add({
         id,
         method,
@@ -226,13 +228,15 @@ export class UpstreamSession {
         onResult: options.onResult,
       });
       const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
-      this.#transport.send(message, options.headers ? { headers: options.headers } : undefined).catch((error: unknown) => {
+      this.#transport.send(message, traced.headers ? { headers: traced.headers } : undefined).catch((error: unknown) => {
         const call = this.#pending.take(id);
         if (!call) return;
         this.#done(call, 'error');
         reject(sendFailure(error, this.spec.name));
       });
     });
+    if (traced.span.recording) answered.then(() => endUpstreamRequest(this, id, traced.span), (error: unknown) => endUpstreamRequest(this, id, traced.span, error));
+    return answered;
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {

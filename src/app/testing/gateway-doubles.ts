@@ -45,6 +45,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     cluster: { deadAfterMs: 15_000, drainTimeoutMs: 0 },
     requestState: {},
     log: { format: 'text' },
+    tracing: {},
     composites: [],
   };
 }

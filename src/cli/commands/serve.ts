@@ -29,6 +29,8 @@ import { logUnhandledRejections } from '../process-guards.js';
 import { loggerFromEnv } from '../stderr-logger.js';
 import { trackUpstreamProcesses } from '../upstream-processes.js';
 import { releaseYoungGeneration } from '../startup-heap.js';
+import { startTracing } from '../../observability/tracing.js';
+import { SWITCHBOARD_INFO } from '../../upstream/probe.js';
 
 function listenFlag(text: string): ListenAddress {
   try {
@@ -50,6 +52,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const address = listen ?? config.listen;
   const logger = loggerFromEnv(io.env, io.stderr, config.log.format);
   logUnhandledRejections(logger);
+  const tracing = await startTracing(config.tracing, io.env, logger, SWITCHBOARD_INFO.version);
   const operator = await setUpOperator(config, { env: io.env, listen: address, logger });
   const keys = await requestStateKeys(config).catch(async (error: unknown) => {
     await operator.close();
@@ -122,6 +125,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   cluster?.close();
   processes.close();
   await operator.close();
+  await tracing.shutdown();
   return 0;
 }
 

@@ -9,7 +9,7 @@ import { authSchema } from './upstream-auth.js';
 import { toolsSchema } from './upstream-tools.js';
 
 const UPSTREAM_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*$';
-const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 const ENV_NAME_PATTERN = '^[^=\\u0000]+$';
 
 /** Defaults as written in the file (before durations are normalized). */

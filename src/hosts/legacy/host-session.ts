@@ -4,6 +4,7 @@
  * through a RequestPort: questions as server-to-client requests on the stream of the call they belong to.
  */
 
+import { traceHostRequest } from '../../router/request-span.js';
 import { boundedClientInfo } from '../../protocol/client-info.js';
 import { RpcCode } from '../../protocol/errors.js';
 import type { JsonObject, JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
@@ -105,7 +106,7 @@ export class GatewayHostSession implements HostSession {
   async #onRequest(request: JsonRpcRequest): Promise<void> {
     let response: JsonRpcResponse | undefined;
     try {
-      const result = (await this.#dispatch(request)) ?? {};
+      const result = (await traceHostRequest(request, this.id, this.routed.protocolVersion, () => this.#dispatch(request))) ?? {};
       // Results come as the upstream's revision made them: fit them to what this host's revision knows.
       const revision = this.routed.protocolVersion;
       response = resultResponse(request.id, revision ? downgradeResult(request.method, result, revision) : result);

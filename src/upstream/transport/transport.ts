@@ -8,7 +8,7 @@ export interface Transport {
   start(): Promise<void>;
   /**
    * Sends one message. Rejects with a TransportError when it cannot be delivered. `options.headers` are
-   * extra HTTP headers for this message (2026-07-28 `Mcp-Param-*`); transports without headers ignore them.
+   * extra HTTP headers for this message (2026-07-28 `Mcp-Param-*`, W3C `traceparent`); transports without headers ignore them.
    */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   close(): Promise<void>;

@@ -97,7 +97,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.#inflight.delete(controller);
       if (related !== undefined && this.#byRequest.get(related) === controller) this.#byRequest.delete(related);
     };
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(modern ? { ...lowerCased(options?.headers ?? {}), ...lowerCased(modernRequestHeaders(message)) } : {}) };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...lowerCased(options?.headers ?? {}), ...(modern ? lowerCased(modernRequestHeaders(message)) : {}) };
     let response: Response;
     try {
       response = await this.#fetch('POST', headers, controller.signal, JSON.stringify(message));
