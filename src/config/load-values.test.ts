@@ -90,6 +90,7 @@ describe('parseConfigText: values', () => {
       requestState: {},
       log: { format: 'text' },
       composites: [],
+      notify: [],
     });
   });
 

@@ -46,6 +46,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     requestState: {},
     log: { format: 'text' },
     composites: [],
+    notify: [],
   };
 }
 
