@@ -18,7 +18,9 @@ function manualJob(name: string, log: string[]) {
         runs.push({ finish: resolve, signal });
         signal.addEventListener('abort', () => resolve(undefined));
       }),
-    giveUp: (why) => gaveUp.push(why),
+    giveUp: (why) => {
+      gaveUp.push(why);
+    },
   };
   return { job, runs, gaveUp };
 }

@@ -11,8 +11,8 @@ export interface Job {
    * rejects. An attempt `signal` aborts (the queue closes) ends at once, given up by the job itself.
    */
   run(signal: AbortSignal): Promise<number | undefined>;
-  /** The queue stops before this delivery is over (`why` says so). */
-  giveUp(why: string): void;
+  /** The queue stops before this delivery is over (`why` says so); the queue's close waits for what it records. */
+  giveUp(why: string): Promise<void> | void;
 }
 
 export interface DeliveryQueueOptions {
@@ -77,7 +77,7 @@ export class DeliveryQueue {
       timer.unref();
       this.#waiting.set(job, { dueAt: performance.now() + retryInMs, timer });
     } else if (retryInMs !== undefined) {
-      job.giveUp(STOPPED);
+      await job.giveUp(STOPPED);
     }
     this.#pump();
   }
@@ -90,12 +90,11 @@ export class DeliveryQueue {
     if (this.#closed) return 0;
     this.#closed = true;
     const deadline = performance.now() + flushMs;
-    let gaveUp = 0;
+    const given: (Promise<void> | void)[] = [];
     const drop = (job: Job, entry: { timer: NodeJS.Timeout }) => {
       clearTimeout(entry.timer);
       this.#waiting.delete(job);
-      job.giveUp(STOPPED);
-      gaveUp += 1;
+      given.push(job.giveUp(STOPPED));
     };
     for (const [job, entry] of [...this.#waiting]) if (entry.dueAt > deadline) drop(job, entry);
     if (this.size > 0 && flushMs > 0) {
@@ -109,14 +108,11 @@ export class DeliveryQueue {
     }
     this.#idle = undefined;
     for (const [job, entry] of [...this.#waiting]) drop(job, entry);
-    for (const job of this.#ready.splice(0)) {
-      job.giveUp(STOPPED);
-      gaveUp += 1;
-    }
+    for (const job of this.#ready.splice(0)) given.push(job.giveUp(STOPPED));
     const running = [...this.#running.values()];
     // An attempt in flight sees the abort and ends at once, recording that it was given up: wait for those records.
     this.#abort.abort();
-    await Promise.all(running);
-    return gaveUp + running.length;
+    await Promise.all([...running, ...given]);
+    return given.length + running.length;
   }
 }

@@ -28,3 +28,8 @@ test('damaged notify lines (no target, no event, wrong types) are skipped, not t
   const audit = [line('1', 'notify-sent', { event: 'question.waiting' }), line('2', 'notify-sent', { target: 7, event: 'x' }), line('3', 'notify-failed'), line('4', 'notify-sent', { target: 't', event: 'question.waiting', attempt: 'two' })];
   assert.deepEqual(deliveryStatus(audit), [{ target: 't', event: 'question.waiting', state: 'sent', attempts: 1, at: '2026-03-01T09:00:04.000Z' }]);
 });
+
+test('a delivery dropped by a full queue: failed after 0 attempts', () => {
+  const audit = [line('1', 'notify-failed', { target: 'hook', event: 'question.waiting', attempt: 0, error: 'the delivery queue is full (1000 held)' })];
+  assert.deepEqual(deliveryStatus(audit), [{ target: 'hook', event: 'question.waiting', state: 'failed', attempts: 0, error: 'the delivery queue is full (1000 held)', at: '2026-03-01T09:00:01.000Z' }]);
+});

@@ -13,7 +13,7 @@ export interface DeliveryStatus {
   eventId?: string;
   /** sent: the receiver took it; retrying: the last attempt failed and another is due; failed: given up. */
   state: 'sent' | 'retrying' | 'failed';
-  /** Attempts made so far. */
+  /** Attempts made so far (0: dropped before any, the queue being full). */
   attempts: number;
   /** The receiver's HTTP status in the last attempt, when it answered. */
   status?: number;
@@ -32,7 +32,8 @@ function statusOf(entry: AuditEntry, detail: JsonObject): DeliveryStatus | undef
     event,
     ...(typeof eventId === 'string' ? { eventId } : {}),
     state,
-    attempts: typeof attempt === 'number' && Number.isInteger(attempt) && attempt > 0 ? attempt : 1,
+    // 0: never attempted (the queue was full).
+    attempts: typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 0 ? attempt : 1,
     ...(typeof status === 'number' ? { status } : {}),
     ...(state !== 'sent' && typeof error === 'string' ? { error } : {}),
     at: entry.at,
