@@ -14,7 +14,7 @@
  *   code imports no node: I/O module and no package (its tests may read files).
  * - EXCEPTIONS are imports that point up (or into a sibling room) today. Each names the step that removes it;
  *   a test fails once an exception is no longer needed, so delete it then.
- * - The arrows, top to bottom: checks → commands → app → edges → observability → hosts → router → stores →
+ * - The arrows, top to bottom: checks → commands → app → edges → notify → observability → hosts → router → stores →
  *   questions → upstream → ports → config → composite → {translation, bridge} → protocol → core.
  */
 
@@ -55,6 +55,10 @@ export const LAYERS = [
   {
     layer: 'authentication',
     rooms: [{ name: 'auth', globs: ['src/edges/auth/*'], holds: 'who sent a request: host access tokens (JWT over the issuer\'s JWKS, introspection) and API keys, the Protected Resource Metadata and challenges; operator sign-in with OpenID Connect' }],
+  },
+  {
+    layer: 'notify',
+    rooms: [{ name: 'notify', globs: ['src/notify/*'], holds: 'webhooks paged when a question waits for an operator: events from the desk\'s own writes, the JSON and Slack documents, signatures, the bounded delivery queue with retries, each attempt audited, the delivery status operators see' }],
   },
   {
     layer: 'observability',

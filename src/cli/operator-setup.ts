@@ -33,6 +33,8 @@ import type { PgParkedCalls } from '../store/postgres/pg-parked-calls.js';
 import { joinCluster } from './cluster-member.js';
 import { dataFolder } from './data-folder.js';
 import { createOperatorAccess } from './operator-access.js';
+import type { Notifier } from '../notify/notifier.js';
+import { setUpNotifier } from './notify-setup.js';
 
 export const TOKEN_ENV = 'SWITCHBOARD_CONSOLE_TOKEN';
 
@@ -43,6 +45,8 @@ export interface OperatorSetup {
    * PostgreSQL schema and pool (`store: postgres`), or in memory. Runs left `running` by a previous process were failed at start (`abandonRunning`).
    */
   runs: RunStore;
+  /** The webhooks paged when a question waits for an operator (`notify`); `setTargets` swaps them, `setConsoleUrl` sets the links' base. */
+  notifier: Notifier;
   /** What the gateway counts; served at /metrics (behind the operator token) when the console is enabled. */
   metrics: GatewayMetrics;
   /** Routes the HTTP edge serves besides MCP (empty when the console is disabled). */
@@ -207,9 +211,11 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
   const registry = new MetricsRegistry();
   const metrics = createGatewayMetrics(registry);
   const unsubscribe = desk.subscribe((event) => metrics.questionChanged(event.question));
+  const notify = setUpNotifier(config, { desk, store, registry, logger: options.logger });
   const metricsRoute = access ? createMetricsRoute({ registry, authorize: (req) => access.auth.isOperator(req) }) : undefined;
   return {
     desk,
+    notifier: notify.notifier,
     isOperator: async (req) => (access ? access.auth.isOperator(req) : false),
     oidc: access?.auth.oidc === true,
     runs,
@@ -235,6 +241,8 @@ export async function setUpOperator(config: NormalizedConfig, options: { env: No
       operatorRoutes?.close();
       access?.close();
       await desk.close();
+      // After the desk (its last changes may be events), before the store (each attempt is audited there).
+      await notify.close();
       await member?.close();
       await closeRuns();
       await store.close();

@@ -1,4 +1,4 @@
-/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret, tracing.endpoint and tracing.headers, the auth section's issuers, clients and secrets). */
+/** @module `${VAR}` expansion from the environment in the config strings that allow it (env, headers, args, url, auth, console.token, requestState.keys, store.url, cluster.id, cluster.advertise, cluster.secret, tracing.endpoint and tracing.headers, the auth section's issuers, clients and secrets, each notify target's url, secret and header values). */
 
 /** Where expansion failed: the config path of the string and what is wrong. */
 export interface ExpansionProblem {
@@ -37,7 +37,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * `upstreams.*.args`, and the string values of `upstreams.*.env`, `upstreams.*.headers` and `upstreams.*.auth`
  * (except `type`), `console.token`, every `requestState.keys` entry, `store.url` and `cluster.id`, `cluster.advertise` and `cluster.secret`
  * (one file for every instance, each instance's values from its environment), and in `auth`: `hosts.issuer`, `hosts.audience`,
- * `hosts.jwksUri`, `hosts.introspection.*`, and `operators.oidc` `issuer`, `clientId`, `clientSecret`, `audience`, `cookieSecret`.
+ * `hosts.jwksUri`, `hosts.introspection.*`, and `operators.oidc` `issuer`, `clientId`, `clientSecret`, `audience`, `cookieSecret`; each `notify`
+ * target's `url`, `secret` and `headers` values.
  * Anything of an unexpected shape is left for the schema to report. Returns the problems found.
  */
 export function expandConfigVariables(raw: unknown, env: Environment): ExpansionProblem[] {
@@ -65,6 +66,7 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
     const headers = tracing['headers'];
     if (isPlainObject(headers)) for (const key of Object.keys(headers)) expandAt(headers, key, ['tracing', 'headers']);
   }
+  expandNotify(raw['notify'], expandAt);
   const requestState = raw['requestState'];
   const keys = isPlainObject(requestState) ? requestState['keys'] : undefined;
   if (Array.isArray(keys)) keys.forEach((_, index) => expandAt(keys as unknown[] as Record<number, unknown>, index, ['requestState', 'keys']));
@@ -83,6 +85,19 @@ export function expandConfigVariables(raw: unknown, env: Environment): Expansion
     if (isPlainObject(auth)) for (const key of Object.keys(auth)) if (key !== 'type') expandAt(auth, key, [...base, 'auth']);
   }
   return problems;
+}
+
+/** Each `notify` target's url, secret and header values. */
+function expandNotify(notify: unknown, expandAt: ExpandAt): void {
+  if (!Array.isArray(notify)) return;
+  notify.forEach((target: unknown, index) => {
+    if (!isPlainObject(target)) return;
+    const base = ['notify', index];
+    expandAt(target, 'url', base);
+    expandAt(target, 'secret', base);
+    const headers = target['headers'];
+    if (isPlainObject(headers)) for (const key of Object.keys(headers)) expandAt(headers, key, [...base, 'headers']);
+  });
 }
 
 type ExpandAt = (holder: Record<string | number, unknown>, key: string | number, path: (string | number)[]) => void;

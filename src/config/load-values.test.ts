@@ -91,6 +91,7 @@ describe('parseConfigText: values', () => {
       log: { format: 'text' },
       tracing: {},
       composites: [],
+      notify: [],
     });
   });
 

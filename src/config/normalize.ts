@@ -5,6 +5,7 @@ import { COMPOSITE_DEFAULTS } from '../composite/definition.js';
 import type { CompositeDefinition, CompositeStep, ElicitStep, ResourceStep, ToolStep } from '../composite/definition.js';
 import { OUTCOME_DEFAULTS } from '../composite/schema.js';
 import { normalizeAuth as normalizeAccess, normalizePolicy } from './normalize-auth.js';
+import { normalizeNotify } from './normalize-notify.js';
 import type { ParsedConfigFile } from './schema.js';
 import type { NormalizedConfig, OAuthSettings, QuestionOverride, ToolFilter, UpstreamSpec } from './types.js';
 
@@ -203,5 +204,6 @@ export function normalizeConfig(parsed: ParsedConfigFile, context: NormalizeCont
     log: { format: parsed.log.format },
     tracing: { ...parsed.tracing, ...(parsed.tracing.headers ? { headers: { ...parsed.tracing.headers } } : {}) },
     composites: normalizeComposites(parsed.composites, context.compositeOrder),
+    notify: normalizeNotify(parsed.notify),
   };
 }

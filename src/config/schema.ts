@@ -10,6 +10,7 @@ import { httpSchema } from './sections/http.js';
 import { DEFAULT_LISTEN, listenSchema } from './sections/listen.js';
 import { logSchema } from './sections/log.js';
 import { namingSchema } from './sections/naming.js';
+import { notifySchema } from './sections/notify.js';
 import { questionsSchema } from './sections/questions.js';
 import { requestStateSchema } from './sections/request-state.js';
 import { retrySchema } from './sections/retry.js';
@@ -40,6 +41,7 @@ export const configSchema = z
     log: logSchema.prefault({}),
     tracing: tracingSchema.prefault({}),
     composites: compositesSchema.optional(),
+    notify: notifySchema,
   })
   .superRefine((config, ctx) => {
     // Forwarding needs the shared store's instance records, and a handle signed on one instance must verify on another.

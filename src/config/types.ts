@@ -5,6 +5,7 @@ import type { PolicySettings } from '../access/policy.js';
 import type { CompositeDefinition } from '../composite/definition.js';
 import type { LogSettings } from './sections/log.js';
 import type { TracingSection } from './sections/tracing.js';
+import type { NOTIFY_EVENTS } from './sections/notify.js';
 
 export type NamingStrategy = 'prefix-on-conflict' | 'prefix' | 'priority' | 'manual';
 export type SharingMode = 'per-session' | 'shared';
@@ -210,4 +211,28 @@ export interface NormalizedConfig {
   tracing: TracingSection;
   /** Composite tools, in file order, checked (graph, templates, upstreams); none when the file has no `composites:`. */
   composites: CompositeDefinition[];
+  /** Webhook targets paged when a question waits for an operator (none by default), each with a unique name. */
+  notify: NotifyTarget[];
+}
+
+/** An event a webhook target can be sent. */
+export type NotifyEventType = (typeof NOTIFY_EVENTS)[number];
+
+/** One webhook target of `notify`, its `${VAR}`s expanded. Its `url`, `headers` and `secret` are never logged or shown. */
+export interface NotifyTarget {
+  /** Unique among the targets: what the audit, the console, logs and metrics call it. */
+  name: string;
+  url: string;
+  format: 'json' | 'slack';
+  headers: Record<string, string>;
+  secret?: string;
+  events: NotifyEventType[];
+  /** Globs of upstream names; absent: every upstream. */
+  upstreams?: string[];
+  /** Globs of tool names as hosts see them; absent: every question (present: a question no call explains matches none). */
+  tools?: string[];
+  /** One attempt's limit. */
+  timeoutMs: number;
+  /** Most attempts of one delivery. */
+  attempts: number;
 }

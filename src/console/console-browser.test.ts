@@ -196,6 +196,21 @@ describe('operator console in Chromium', { skip: missing, timeout: 90_000 }, () 
     assert.ok(await page.getByText('"ticket": "CHG-2291"').first().isVisible());
   });
 
+  it('shows each webhook target\'s delivery status on the question\'s page', async () => {
+    const paged = desk.add({ origin: { upstream: 'desk', tool: 'restart_service' } });
+    desk.audit(paged.id, 'notify-failed', { target: 'pager', event: 'question.waiting', eventId: 'evt_1', attempt: 1, status: 500, error: 'HTTP 500: down', retryInMs: 800 });
+    desk.audit(paged.id, 'notify-sent', { target: 'pager', event: 'question.waiting', eventId: 'evt_1', attempt: 2, status: 200 });
+    desk.audit(paged.id, 'notify-failed', { target: 'slack', event: 'question.waiting', eventId: 'evt_1', attempt: 1, status: 404, error: 'HTTP 404: no_service' });
+    await page.goto(`${server.url}/console#question/${paged.id}`);
+    const table = page.getByRole('table', { name: 'Webhook deliveries' });
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').allInnerTexts();
+    assert.deepEqual(rows.map((row) => row.split('\t').slice(0, 6)), [
+      ['pager', 'question.waiting', 'sent', '2', '200', ''],
+      ['slack', 'question.waiting', 'failed', '1', '404', 'HTTP 404: no_service'],
+    ]);
+  });
+
   it('loaded nothing from elsewhere and broke no rule of its Content-Security-Policy', async () => {
     assert.deepEqual(foreignRequests, []);
     // Chromium reports every non-2xx fetch on the console; the 401, 400 and 409 above are the expected ones.

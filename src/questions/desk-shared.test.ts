@@ -211,3 +211,19 @@ test('the shared token counts as one approver whatever name it gives', async () 
   assert.equal(other.ok ? 'ok' : other.kind, 'already-approved');
   await close();
 });
+
+test('every change is told once without `elsewhere` in the whole cluster: by the desk whose write made it; the other desk marks what it heard', async () => {
+  const { a, b, asker, ask, close } = twoInstances();
+  const heard: { desk: string; state: string; elsewhere: boolean }[] = [];
+  a.subscribe((event) => heard.push({ desk: 'a', state: event.question.state, elsewhere: event.elsewhere === true }));
+  b.subscribe((event) => heard.push({ desk: 'b', state: event.question.state, elsewhere: event.elsewhere === true }));
+  const opened = await a.open(ask());
+  assert.ok(opened);
+  assert.equal((await b.answer(opened.record.id, { action: 'accept', content: { ticket: 'CHG-9' } }, tokenOperator('bob'))).ok, true);
+  await eventually(() => asker.replies.length > 0, 'A relays it');
+  await eventually(() => heard.some((event) => event.desk === 'a' && event.state === 'answered'), 'A tells its operators');
+  const own = heard.filter((event) => !event.elsewhere).map((event) => `${event.desk} ${event.state}`);
+  assert.deepEqual(own, ['a pending', 'a delivered', 'b answered'], JSON.stringify(heard));
+  assert.ok(heard.some((event) => event.desk === 'a' && event.state === 'answered' && event.elsewhere), 'A heard the answer as another instance\'s');
+  await close();
+});

@@ -115,7 +115,7 @@ export class QuestionDesk implements OperatorDesk {
   async #changedElsewhere(id: string, record: QuestionRecord | undefined): Promise<void> {
     if (!record) return;
     if (!this.#held.has(id)) {
-      this.#emit({ type: 'updated', question: record });
+      this.#emit({ type: 'updated', question: record, elsewhere: true });
       return;
     }
     if (!OPEN_STATES.includes(record.state)) await this.settle(id, { kind: 'settled-elsewhere', record });
@@ -272,7 +272,7 @@ export class QuestionDesk implements OperatorDesk {
     questionSettled(held.span, won, settlement);
     if (won === undefined) return false;
     // Written elsewhere: the operators of this desk see the change too.
-    if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record });
+    if (won.kind === 'settled-elsewhere') this.#emit({ type: 'updated', question: won.record, elsewhere: true });
     try {
       const row = won === outcome ? effects : effectsOf(won);
       act(held, won, row, won === outcome ? settlement : row.record(won, held), this.#logger);

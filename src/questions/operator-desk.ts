@@ -25,6 +25,11 @@ export type AnswerOutcome =
 export interface QuestionEvent {
   type: 'created' | 'updated';
   question: QuestionRecord;
+  /**
+   * Another instance of a shared store made this change; this desk only heard of it. Absent: this desk's own write, made
+   * once in the whole cluster (what must happen once per change, such as a webhook, follows only these).
+   */
+  elsewhere?: true;
 }
 
 export interface OperatorDesk {

@@ -47,6 +47,7 @@ export function config(upstreams: UpstreamSpec[]): NormalizedConfig {
     log: { format: 'text' },
     tracing: {},
     composites: [],
+    notify: [],
   };
 }
 

@@ -86,6 +86,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     server = await startHttpServer(handler, address, config.http);
     hosts.listening(server.url);
+    // Webhooks link to the console where operators reach it: http.publicUrl, else the address the gateway listens on.
+    if (config.http.publicUrl === undefined) operator.notifier.setConsoleUrl(server.url);
   } catch (error) {
     stopReloads();
     await gateway.close();

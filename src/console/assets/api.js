@@ -32,7 +32,8 @@
  * @property {string} updatedAt
  * @property {string} [settledAt]
  * @typedef {{ questionId: string, at: string, actor: string, action: string, detail?: Record<string, unknown> }} AuditEntry
- * @typedef {{ question: Question, audit: AuditEntry[], runId?: string, runStepId?: string }} QuestionDetail
+ * @typedef {{ target: string, event: string, eventId?: string, state: 'sent' | 'retrying' | 'failed', attempts: number, status?: number, error?: string, at: string }} DeliveryStatus
+ * @typedef {{ question: Question, audit: AuditEntry[], deliveries?: DeliveryStatus[], runId?: string, runStepId?: string }} QuestionDetail
  * @typedef {object} RunStep
  * @property {string} id
  * @property {'tool' | 'elicit' | 'forEach'} kind

@@ -1,7 +1,7 @@
 // @ts-check
 /** @module The history: questions filtered by upstream, tool, state, method and who answered, and the full record of one question. */
 
-import { h, formatTime, replaceChildren } from './dom.js';
+import { h, formatTime, replaceChildren, uniqueId } from './dom.js';
 import { pagedList } from './paged-list.js';
 import { describeAnswerer, methodName } from './question-text.js';
 
@@ -83,12 +83,40 @@ function summaryOf(q) {
 const json = (value) => h('pre', { class: 'json' }, JSON.stringify(value, null, 2));
 
 /**
+ * The webhook deliveries (notify) of a question's events: each target's and event's last attempt. Nothing when none was sent.
+ * @param {import('./api.js').DeliveryStatus[]} deliveries
+ */
+function deliveriesTable(deliveries) {
+  if (deliveries.length === 0) return null;
+  const headingId = uniqueId('deliveries');
+  return [
+    h('h3', { id: headingId }, 'Webhook deliveries'),
+    h(
+      'table',
+      { class: 'audit', 'aria-labelledby': headingId },
+      h('thead', {}, h('tr', {}, ['Target', 'Event', 'State', 'Attempts', 'HTTP status', 'Error', 'When'].map((title) => h('th', { scope: 'col' }, title)))),
+      h(
+        'tbody',
+        {},
+        deliveries.map((d) =>
+          h(
+            'tr',
+            { 'data-state': d.state },
+            [d.target, d.event, d.state, String(d.attempts), d.status === undefined ? '' : String(d.status), d.error ?? '', new Date(d.at).toLocaleString()].map((cell) => h('td', {}, cell)),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/**
  * The full record of a question: every fact, what was asked, what the host got, the answer, the audit trail.
  * @param {HTMLElement} container
  * @param {QuestionDetail} record
  * @param {number} skewMs
  */
-export function renderDetail(container, { question: q, audit, runId, runStepId }, skewMs) {
+export function renderDetail(container, { question: q, audit, deliveries = [], runId, runStepId }, skewMs) {
   /** @type {[string, string | undefined][]} */
   const facts = [
     ['Id', q.id],
@@ -128,6 +156,7 @@ export function renderDetail(container, { question: q, audit, runId, runStepId }
     q.hostParams ? json(q.hostParams) : h('p', {}, 'Not translated (or not sent to a host).'),
     h('h3', {}, 'Answer'),
     q.answer ? json(q.answer) : h('p', {}, 'No answer.'),
+    deliveriesTable(deliveries),
     h('h3', {}, 'Audit trail'),
     h(
       'table',

@@ -101,9 +101,23 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 
+export const deliveryStatusSchema = z
+  .looseObject({
+    target: z.string().describe('The webhook target\'s name (notify[].name); its URL is never shown.'),
+    event: z.string().describe('question.waiting, question.answered, question.expired or question.abandoned.'),
+    eventId: z.string().optional().describe('The id the receiver got in the document and X-Switchboard-Event-Id.'),
+    state: z.enum(['sent', 'retrying', 'failed']).describe('sent: the receiver took it (2xx); retrying: the last attempt failed and another is due; failed: given up.'),
+    attempts: z.number().int().min(0).describe('Attempts made (0: dropped, the delivery queue being full).'),
+    status: z.number().int().optional().describe('The receiver\'s HTTP status in the last attempt, when it answered.'),
+    error: z.string().optional().describe('Why the last attempt failed.'),
+    at: isoTime.describe('When the last attempt ended.'),
+  })
+  .meta({ id: 'DeliveryStatus', description: 'A webhook delivery of one event to one target (notify), as its last attempt left it.' });
+
 export const questionDetailSchema = z.looseObject({
   question: questionViewSchema,
   audit: z.array(auditEntrySchema).describe('Oldest first.'),
+  deliveries: z.array(deliveryStatusSchema).optional().describe('Webhook deliveries (notify) of this question\'s events, per target and event, read from the audit trail (notify-sent, notify-failed lines); the instance that sent each wrote them.'),
   runId: z.string().optional().describe('The composite run whose step asked this question (GET /api/runs/{runId}), when a composite asked it.'),
   runStepId: z.string().optional().describe('The step of that run that asked it.'),
 }).meta({ id: 'QuestionDetail' });
@@ -230,6 +244,7 @@ export const COMPONENT_SCHEMAS = {
   Question: questionViewSchema,
   QuestionDetail: questionDetailSchema,
   AuditEntry: auditEntrySchema,
+  DeliveryStatus: deliveryStatusSchema,
   AnswerRequest: answerRequestSchema,
   Answered: answeredSchema,
   ApprovalState: approvalStateSchema,

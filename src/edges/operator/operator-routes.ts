@@ -8,6 +8,8 @@ import type { Context } from 'hono';
 import type { Principal } from '../../access/principal.js';
 import type { OperatorDesk } from '../../questions/operator-desk.js';
 import type { AuditEntry, QuestionFilter, QuestionRecord } from '../../questions/question.js';
+import type { DeliveryStatus } from '../../notify/delivery-status.js';
+import { deliveryStatus } from '../../notify/delivery-status.js';
 import type { RunStore } from '../../composite/run-store.js';
 import type { Logger } from '../../core/log.js';
 import { loggerFrom, silentLogger } from '../../core/log.js';
@@ -226,7 +228,11 @@ export function createOperatorRoutes(options: OperatorRoutesOptions): OperatorRo
     const found = await desk.get(id);
     // A question this operator may not answer does not exist for them.
     if (found === undefined || !desk.mayAnswer(operatorOf(c), found.question)) throw new OperatorProblem('QUESTION_NOT_FOUND', `No question ${JSON.stringify(id)}`);
-    const detail: { question: QuestionView; audit: AuditEntry[]; runId?: string; runStepId?: string } = { question: await viewOf(found.question), audit: found.audit };
+    const detail: { question: QuestionView; audit: AuditEntry[]; deliveries: DeliveryStatus[]; runId?: string; runStepId?: string } = {
+      question: await viewOf(found.question),
+      audit: found.audit,
+      deliveries: deliveryStatus(found.audit),
+    };
     const asking = await runs.findByQuestion(id);
     if (asking !== undefined) {
       detail.runId = asking.run.id;

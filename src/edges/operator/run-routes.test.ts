@@ -152,6 +152,6 @@ describe('GET /api/questions/{id} and runs', () => {
     assert.equal(body.runId, run.id);
     assert.equal(body.runStepId, 'approve');
     const other = (await (await get(`/api/questions/${alone.id}`)).json()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(other), ['question', 'audit']);
+    assert.deepEqual(Object.keys(other), ['question', 'audit', 'deliveries'], 'no run named');
   });
 });

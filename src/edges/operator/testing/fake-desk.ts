@@ -84,6 +84,11 @@ export class FakeOperatorDesk implements OperatorDesk {
     return entry.question;
   }
 
+  /** Appends an audit line that changes no state (a webhook attempt, for instance). */
+  audit(id: string, action: string, detail?: AuditEntry['detail']): void {
+    this.#questions.get(id)?.audit.push({ questionId: id, at: this.#tick(), actor: 'gateway', action, ...(detail === undefined ? {} : { detail }) });
+  }
+
   async list(filter?: QuestionFilter): Promise<QuestionRecord[]> {
     this.filters.push(filter);
     const states = filter?.state === undefined ? undefined : ([] as QuestionState[]).concat(filter.state);
