@@ -12,6 +12,7 @@ import { consentReason } from './consent-rule.js';
 import type { AnswerOutcome, OperatorDesk, QuestionEvent } from './operator-desk.js';
 import type { AuditEntry, QuestionFilter, QuestionRecord } from './question.js';
 import { OPEN_STATES } from './question.js';
+import { QuestionListeners } from './question-listeners.js';
 import type { AuditLine, QuestionStore } from './question-store.js';
 import { openQuestionSpan, questionDelivered, questionSettled, withinQuestion } from './question-span.js';
 import type { Logger } from '../core/log.js';
@@ -73,7 +74,7 @@ export class QuestionDesk implements OperatorDesk {
   #approvers: Readonly<Record<string, number>> = {};
   /** Every open question, by id. */
   #held = new Map<string, HeldQuestion>();
-  #listeners = new Set<(event: QuestionEvent) => void>();
+  #listeners: QuestionListeners;
   #relayed = 0;
   /** Host keys issued (`sb-N`): this desk's own count, unique across its host sessions. */
   #hostKeys: HostKeyCount = { issued: 0 };
@@ -92,6 +93,7 @@ export class QuestionDesk implements OperatorDesk {
     this.reconfigure(options);
     this.#store = options.store;
     this.#logger = options.logger;
+    this.#listeners = new QuestionListeners(options.logger);
     this.operatorAvailable = options.operatorAvailable;
     this.#now = options.now ?? systemClock.date;
     this.#newId = options.newId ?? (() => `q-${globalThis.crypto.randomUUID()}`);
@@ -211,7 +213,7 @@ export class QuestionDesk implements OperatorDesk {
     // Operators see what they always saw: the question created, then shown (no event is made while nobody listens),
     // once it is on disk.
     const shown = (): void => {
-      if (this.#listeners.size === 0) return;
+      if (!this.#listeners.any) return;
       this.#emit({ type: 'created', question: pending });
       if (delivered) this.#emit({ type: 'updated', question: record });
     };
@@ -306,7 +308,7 @@ export class QuestionDesk implements OperatorDesk {
         audit: { actor, action: settlement.to, ...(detail ? { detail } : {}) },
       });
       if (updated) {
-        if (this.#listeners.size > 0) this.#emit({ type: 'updated', question: updated });
+        if (this.#listeners.any) this.#emit({ type: 'updated', question: updated });
         return outcome;
       }
       this.#watch?.notWritten(id);
@@ -375,8 +377,7 @@ export class QuestionDesk implements OperatorDesk {
   }
 
   subscribe(listener: (event: QuestionEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /** Stops the timers; questions still open are abandoned (their calls end with the process). */
@@ -389,13 +390,7 @@ export class QuestionDesk implements OperatorDesk {
   }
 
   #emit(event: QuestionEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#logger.log('warn', 'a question listener failed', { error: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    this.#listeners.emit(event);
   }
 }
 

@@ -164,6 +164,7 @@ function liveConfig(
     apply: async (next) => {
       const changes = await gateway.reconfigure(next);
       operator.desk.reconfigure({ answerers: next.policy.answerers, approvers: next.questions.approvers });
+      operator.notifier.setTargets(next.notify);
       return changes;
     },
   });

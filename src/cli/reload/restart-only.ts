@@ -8,9 +8,9 @@ const LIVE_HTTP = ['maxSessions', 'maxSessionsPerPrincipal', 'maxStandIns'] as c
 
 /**
  * The sections read once at start: the listening address and server, the store, the cluster link, authentication, the
- * console and its token, the requestState keys, the log format.
+ * console and its token, the requestState keys, the log format, tracing (the OpenTelemetry SDK is started once).
  */
-const RESTART_ONLY = ['listen', 'store', 'cluster', 'auth', 'console', 'requestState', 'log'] as const satisfies readonly (keyof NormalizedConfig)[];
+const RESTART_ONLY = ['listen', 'store', 'cluster', 'auth', 'console', 'requestState', 'log', 'tracing'] as const satisfies readonly (keyof NormalizedConfig)[];
 
 /** The config that runs after a reload: `next`, with what only a restart changes kept as `running` has it. */
 export function appliedConfig(running: NormalizedConfig, next: NormalizedConfig): NormalizedConfig {
