@@ -52,3 +52,12 @@ test('the committed table parses and pins Node 22, 24 and 26 for linux-x64 and o
   assert.deepEqual(nodeMajors(pins, 'linux', 'x64'), [22, 24, 26]);
   assert.equal(findPin(pins, 'npm').major, 12);
 });
+
+test('docs/node-versions.md names every pinned version, and package.json allows exactly the tested lines', () => {
+  const pins = parsePins(readFileSync(new URL('../node-versions.tsv', import.meta.url), 'utf8'), 'scripts/node-versions.tsv');
+  const docs = readFileSync(new URL('../../docs/node-versions.md', import.meta.url), 'utf8');
+  for (const pin of pins) assert.ok(docs.includes(pin.version), `docs/node-versions.md does not name ${pin.package} ${pin.version}`);
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+  const lines = [20, ...nodeMajors(pins, 'linux', 'x64')].map((major) => `${major}.x`).join(' || ');
+  assert.equal(pkg.engines.node, lines);
+});
