@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { isObject } from '../protocol/jsonrpc.js';
 import { silentLogger } from '../core/log.js';
+import { RecordingTracer } from '../core/tracing/testing/recording-tracer.js';
+import { installTracer } from '../core/tracing/trace-port.js';
 import type { ToolHandler } from '../upstream/testing/fake-upstream.js';
 import { fakeUpstreamFactory } from '../upstream/testing/fake-upstream.js';
 import { config, spec } from './testing/gateway-doubles.js';
@@ -142,4 +144,28 @@ test('at the stand-in cap an idle stand-in makes room; when all are busy a new c
   const served = await serve(gateway, modern(5, 'tools/list'), 'carol').response();
   assert.ok(Array.isArray(resultOf(served).tools));
   await gateway.close();
+});
+
+test('tracing: a 2026-07-28 host\'s call is a server span continuing the host\'s _meta.traceparent, ended with the call', async () => {
+  const recording = new RecordingTracer();
+  const uninstall = installTracer(recording);
+  try {
+    const { gateway } = legacySetup({ status: () => ({ content: [{ type: 'text', text: 'fine' }] }) });
+    await gateway.ready;
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const request = modern('c', 'tools/call', { name: 'status', arguments: {} });
+    request.params = { ...request.params, _meta: { ...(request.params?._meta as JsonObject), traceparent } };
+    assert.equal(textOf(await serve(gateway, request).response()), 'fine');
+    const servers = recording.spans.filter((one) => one.kind === 'server');
+    assert.equal(servers.length, 1, servers.map((one) => one.name).join(', '));
+    const span = servers[0] as (typeof servers)[number];
+    assert.equal(span.name, 'tools/call status');
+    assert.equal((span.parent as { traceparent?: string } | undefined)?.traceparent, traceparent);
+    assert.equal(span.attributes['mcp.protocol.version'], '2026-07-28');
+    assert.equal(span.attributes['jsonrpc.request.id'], 'c');
+    await eventually(() => span.ended, 'the span ends with the call');
+    await gateway.close();
+  } finally {
+    uninstall();
+  }
 });

@@ -19,11 +19,12 @@ import { errorResponse, isObject, resultResponse } from '../../protocol/jsonrpc.
 import { invalidParamsError } from '../../protocol/modern-errors.js';
 import { checkParamHeaders } from '../../protocol/param-headers.js';
 import { stripRequestEnvelope } from '../../protocol/request-envelope.js';
-import { SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
+import { MODERN_REVISION, SUPPORTED_REVISIONS } from '../../protocol/revisions.js';
 import type { ModernExchange, ModernRequestContext, ModernSink } from '../../ports/host-contracts.js';
 import type { HostPort } from '../../ports/host-port.js';
 import { toProtocolError } from '../../protocol/gateway-errors.js';
 import type { RoutedSession } from '../../router/routed-session.js';
+import { traceHostRequest } from '../../router/request-span.js';
 import type { Logger } from '../../core/log.js';
 import type { CallOwner, Exchange } from './modern-call.js';
 import { ModernCall } from './modern-call.js';
@@ -164,7 +165,9 @@ export class ModernHosts {
     // The call always asks for progress under its own id: whichever request of the host (the first, or a retry)
     // is attached gets it under its own token, or not at all.
     const meta = isObject(params._meta) ? params._meta : {};
-    session.run(method, { ...params, _meta: { ...meta, progressToken: internalId } }, internalId).then(
+    // One trace per host request: its span (continuing the host's `_meta.traceparent`) ends with the call.
+    const request = { jsonrpc: '2.0' as const, id: exchange.hostId, method, params };
+    traceHostRequest(request, session.id, MODERN_REVISION, () => session.run(method, { ...params, _meta: { ...meta, progressToken: internalId } }, internalId)).then(
       (result) => call.finish({ result }),
       (error: unknown) => call.finish({ error: this.#failure(method, error) }),
     );
