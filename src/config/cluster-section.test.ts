@@ -27,7 +27,7 @@ describe('the cluster link', () => {
 
   test('no link without advertise; a short secret, a secret alone and a bad URL are refused', () => {
     assert.equal(parseConfigText(yaml(...UPSTREAMS, STORE), '/cfg/sb.yaml', { env: {} }).cluster.link, undefined);
-    assertConfigError(() => parseConfigText(yaml(...UPSTREAMS, STORE, KEY, 'cluster: { advertise: "http://a:1", secret: short }'), 'bad.yaml', { env: {} }), 'bad.yaml:5: cluster.secret: must be at least 32 (got "short")');
+    assertConfigError(() => parseConfigText(yaml(...UPSTREAMS, STORE, KEY, 'cluster: { advertise: "http://a:1", secret: short }'), 'bad.yaml', { env: {} }), 'bad.yaml:5: cluster.secret: must be at least 32 characters (the value is a secret: it is not shown)');
     assertConfigError(() => parseConfigText(yaml(...UPSTREAMS, STORE, KEY, `cluster: { secret: ${SECRET} }`), 'bad.yaml', { env: {} }), 'bad.yaml:5: cluster.secret: only applies with advertise');
     for (const url of ['ftp://a:1', 'http://user:pw@a:1', 'http://a:1/?x=1', 'not a url']) {
       assertConfigError(() => parseConfigText(yaml(...UPSTREAMS, STORE, KEY, `cluster: { advertise: "${url}", secret: ${SECRET} }`), 'bad.yaml', { env: {} }), `bad.yaml:5: cluster.advertise: must be an http:// or https:// URL without credentials, query or fragment`);

@@ -47,7 +47,8 @@ export const clusterSchema = z
       }),
     secret: z
       .string()
-      .min(MIN_CLUSTER_SECRET_LENGTH, { error: `must be at least ${MIN_CLUSTER_SECRET_LENGTH} characters` })
+      // A refinement, not .min(): the bound's message would quote the value, and a secret is never shown.
+      .refine((value) => value.length >= MIN_CLUSTER_SECRET_LENGTH, { error: `must be at least ${MIN_CLUSTER_SECRET_LENGTH} characters (the value is a secret: it is not shown)` })
       .optional()
       .meta({
         description: `Shared by every instance (with advertise): it signs the requests one instance forwards to another, which are never served to hosts. \${VAR} is expanded; ${CLUSTER_SECRET_ENV} is used when unset.`,
