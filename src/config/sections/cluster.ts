@@ -51,6 +51,7 @@ export const clusterSchema = z
       .refine((value) => value.length >= MIN_CLUSTER_SECRET_LENGTH, { error: `must be at least ${MIN_CLUSTER_SECRET_LENGTH} characters (the value is a secret: it is not shown)` })
       .optional()
       .meta({
+        minLength: MIN_CLUSTER_SECRET_LENGTH,
         description: `Shared by every instance (with advertise): it signs the requests one instance forwards to another, which are never served to hosts. \${VAR} is expanded; ${CLUSTER_SECRET_ENV} is used when unset.`,
       }),
     deadAfter: duration('A gateway instance silent this long, whose connection to PostgreSQL is gone, is dead: a survivor abandons its open questions.', 1).prefault(DEFAULTS.deadAfter),
