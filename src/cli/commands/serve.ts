@@ -21,7 +21,7 @@ import { CliError, UsageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { SERVE_HELP } from '../help.js';
 import { setUpHostAuth } from '../host-auth-setup.js';
-import { describeOperator, setUpOperator } from '../operator-setup.js';
+import { describeOperator, isLoopbackHost, setUpOperator } from '../operator-setup.js';
 import type { OperatorSetup } from '../operator-setup.js';
 import { requestStateKeys } from '../request-state-keys.js';
 import { checkComposites } from '../composite-check.js';
@@ -87,7 +87,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     server = await startHttpServer(handler, address, config.http);
     hosts.listening(server.url);
     // Webhooks link to the console where operators reach it: http.publicUrl, else the address the gateway listens on.
-    if (config.http.publicUrl === undefined) operator.notifier.setConsoleUrl(server.url);
+    if (config.http.publicUrl === undefined) {
+      operator.notifier.setConsoleUrl(server.url);
+      if (config.notify.length > 0 && !isLoopbackHost(address.host)) {
+        logger.log('warn', 'notify: http.publicUrl is not set, so webhook links to the console name the listening address, which operators may not reach (behind a proxy, or on a wildcard address): set http.publicUrl', { listening: server.url });
+      }
+    }
   } catch (error) {
     stopReloads();
     await gateway.close();
