@@ -25,7 +25,7 @@ const BAD_CASES: { name: string; text: string; message: string }[] = [
   {
     name: 'unknown top-level key without a close match',
     text: yaml('upstreams:', '  desk: { command: node }', 'frobnicate: true'),
-    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry, questions, console, auth, policy, store, cluster, requestState, log, composites, notify)',
+    message: 'bad.yaml:3: frobnicate: unknown key (allowed: listen, upstreams, naming, http, pageSize, retry, questions, console, auth, policy, store, cluster, requestState, log, tracing, composites, notify)',
   },
   {
     name: 'missing upstreams',
