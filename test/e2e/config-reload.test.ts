@@ -5,7 +5,8 @@
  * flight with a clear error and abandons its open question; /healthz and GET /api/config show the version each time.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 
@@ -20,6 +21,7 @@ import { toolNames } from './harness/tool-results.js';
 import { labStdio } from './harness/upstreams.js';
 
 const TOKEN = 'reload-e2e-operator-token';
+const execFileAsync = promisify(execFile);
 
 /** The settings every version of the file shares: tools always prefixed, questions to operators, the console on. */
 const BASE = { naming: { strategy: 'prefix' }, console: { token: TOKEN }, questions: { route: 'operator' } };
@@ -47,13 +49,22 @@ describe('live configuration of a running gateway', () => {
     const upstreams = (reply.json as unknown as { upstreams: { name: string; state: string }[] }).upstreams;
     return Object.fromEntries(upstreams.map((u) => [u.name, u.state]));
   };
-  const reloadCli = (...args: string[]) =>
-    spawnSync(process.execPath, [SWITCHBOARD_BIN, 'reload', '--url', gateway.value, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, SWITCHBOARD_CONSOLE_TOKEN: TOKEN },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+  // Run without blocking this process: a blocked event loop would miss the gateway closing idle keep-alive
+  // connections, and fetch would then reuse a closed one ("other side closed").
+  const reloadCli = async (...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> => {
+    try {
+      const { stdout, stderr } = await execFileAsync(process.execPath, [SWITCHBOARD_BIN, 'reload', '--url', gateway.value, ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SWITCHBOARD_CONSOLE_TOKEN: TOKEN },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      return { status: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+      return { status: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error) };
+    }
+  };
 
   before(async () => {
     file = await writeConfigFile({ ...BASE, upstreams: { one: labStdio({ sharing: 'shared' }) } });
@@ -102,7 +113,7 @@ describe('live configuration of a running gateway', () => {
   test('`switchboard reload` refuses a file that does not validate, with file:line, and the running config stays', async () => {
     const before = await healthConfig();
     await writeFile(file.path, `${stringify({ ...TEST_CONFIG_DEFAULTS, ...BASE })}upstreams:\n  one:\n    command: node\n    sharing: sometimes\n`);
-    const refused = reloadCli();
+    const refused = await reloadCli();
     assert.equal(refused.status, 1, `${refused.stdout}${refused.stderr}`);
     assert.match(refused.stderr, /refused; the running config stays/);
     assert.match(refused.stderr, /switchboard\.yaml:\d+: upstreams\.one\.sharing/, refused.stderr);
@@ -110,10 +121,10 @@ describe('live configuration of a running gateway', () => {
     assert.equal((await upstreamStates()).two, 'up', 'the upstreams run as before');
 
     await write({ one: labStdio({ sharing: 'shared' }), two: labStdio({ sharing: 'shared' }) });
-    const unchanged = reloadCli();
+    const unchanged = await reloadCli();
     assert.equal(unchanged.status, 0, unchanged.stderr);
     assert.match(unchanged.stdout, /Config unchanged: sha256:/);
-    const json = reloadCli('--json');
+    const json = await reloadCli('--json');
     assert.equal(json.status, 0, json.stderr);
     assert.equal((JSON.parse(json.stdout) as { changed: boolean }).changed, false);
   });

@@ -4,7 +4,7 @@
  * upstream's list changes reach every host; `lists: per-session` keeps each host's lists its own session's.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -59,7 +59,10 @@ describe('per-session upstream: lists without a process (lab upstream over stdio
     assert.deepEqual((await settledChildren(gateway, 2)).sort(), [listPid, own].sort());
 
     const streams = await Promise.all([second.openGetStream(), third.openGetStream()]);
-    await writeFile(toolsFile, 'alpha\nbeta\n');
+    // Written beside it and renamed over it: the lab polls the file, and a write in place could be seen half done
+    // (truncated, so empty), which is a list change of its own and would race the one this test waits for.
+    await writeFile(`${toolsFile}.next`, 'alpha\nbeta\n');
+    await rename(`${toolsFile}.next`, toolsFile);
     await Promise.all(streams.map((stream) => stream.until((message) => message.method === LIST_CHANGED)));
     for (const host of [second, third]) assert.ok(toolNames(await host.call(3, 'tools/list')).includes('beta'));
     assert.equal(childPids(gateway.process.pid).length, 2, 'listing again spawned nothing');
